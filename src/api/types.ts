@@ -1,0 +1,172 @@
+/**
+ * Shapes shared by every layer: the parts of API objects the server itself touches, and the catalog entry
+ * (`ResourceDef`) that describes a resource as data so one generic store and one set of handlers serve all.
+ */
+import type { FieldError } from '../endpoints/status.ts';
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: 'Apply' | 'Update';
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: 'FieldsV1';
+  fieldsV1?: Record<string, unknown>;
+  subresource?: string;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string | null;
+  deletionTimestamp?: string | null;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  managedFields?: ManagedFieldsEntry[];
+  selfLink?: string;
+}
+
+export interface ListMeta {
+  resourceVersion?: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+/** Any API object. Fields beyond TypeMeta and ObjectMeta are the kind's business (see the catalog schemas). */
+export interface KObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [field: string]: unknown;
+}
+
+export interface KList {
+  apiVersion: string;
+  kind: string;
+  metadata: ListMeta;
+  items: KObject[];
+}
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+/** How metadata.name is validated for a resource (kube-apiserver's per-resource name validators). */
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment' | 'none';
+
+/** A Table column: the definition kube-apiserver sends, and how to compute the cell from an object. */
+export interface TableColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: string;
+  description: string;
+  /** 0 = shown by default; >0 only with `-o wide`. */
+  priority: number;
+  cell(obj: KObject): unknown;
+}
+
+/** The identity of the caller, as authentication attaches it. */
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** What a strategy hook knows about the request it runs in. */
+export interface StrategyContext {
+  readonly user?: UserInfo;
+  readonly namespace?: string;
+  readonly subresource?: string;
+  readonly dryRun: boolean;
+}
+
+/**
+ * Per-resource behaviour, called by the generic store in this order:
+ *   create: prepareForCreate → (defaulting) → validate → canonicalize → storage
+ *   update: prepareForUpdate → (defaulting) → validate + validateUpdate → canonicalize → storage
+ * Every hook is optional; the generic store supplies metadata rules (uid, timestamps, generation, names) itself.
+ */
+export interface Strategy {
+  /** Clear fields the caller may not set on create (e.g. status for resources with a status sub-resource). */
+  prepareForCreate?(obj: KObject, ctx: StrategyContext): void;
+  /** Keep fields the caller may not change on update (e.g. status on the main resource; spec on /status). */
+  prepareForUpdate?(obj: KObject, old: KObject, ctx: StrategyContext): void;
+  /** Fill defaults (the catalog issue derives these from schemas). */
+  defaults?(obj: KObject): void;
+  validate?(obj: KObject, ctx: StrategyContext): FieldError[];
+  validateUpdate?(obj: KObject, old: KObject, ctx: StrategyContext): FieldError[];
+  /** Warning headers for a write that succeeds. */
+  warnings?(obj: KObject, old: KObject | undefined): string[];
+  canonicalize?(obj: KObject): void;
+  /** PUT of a missing object creates it (true for most kinds only when the kind says so). */
+  allowCreateOnUpdate?: boolean;
+  /** PUT without metadata.resourceVersion is allowed (last write wins). */
+  allowUnconditionalUpdate?: boolean;
+  /** Paths whose change bumps metadata.generation (default: everything but metadata and status). */
+  generationIgnores?: string[];
+}
+
+export interface SubresourceDef {
+  /** `status`, `scale`, … */
+  name: string;
+  /** Kind served by the sub-resource (`Scale` in group autoscaling/v1 for scale). Same kind when unset. */
+  kind?: GroupVersionKind;
+  verbs: Verb[];
+}
+
+/**
+ * A resource described as data. The catalog holds one per (group, version, resource); everything generic
+ * (routing, discovery, storage keys, tables, field selectors) is derived from it.
+ */
+export interface ResourceDef {
+  group: string;
+  version: string;
+  /** Plural, lower case: the URL segment. */
+  resource: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  verbs: Verb[];
+  shortNames?: string[];
+  categories?: string[];
+  subresources?: SubresourceDef[];
+  nameRule: NameRule;
+  /** Storage key prefix, e.g. `/registry/configmaps/` or `/registry/deployments/` (kube-apiserver's layout). */
+  storagePrefix: string;
+  /** Version objects are stored in (conversion happens around storage when it differs). */
+  storageVersion?: string;
+  /** Field selector keys beyond metadata.name / metadata.namespace, with how to read each from an object. */
+  selectableFields?: Record<string, (obj: KObject) => string | undefined>;
+  /** Column sets for Table output; the default (Name, Created At) when absent. */
+  tableColumns?: TableColumn[];
+  strategy?: Strategy;
+  /** Deprecated versions: the Warning text and release info (the catalog issue fills these). */
+  deprecation?: { warning: string; removedRelease?: string };
+  /** Objects without persistence (reviews): create only, answered by a handler. */
+  virtual?: boolean;
+}
+
+export function apiVersionOf(def: Pick<ResourceDef, 'group' | 'version'>): string {
+  return def.group ? `${def.group}/${def.version}` : def.version;
+}
