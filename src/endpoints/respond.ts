@@ -1,0 +1,43 @@
+/**
+ * Writing responses. Every error leaves through `respondError` so bodies are always a Kubernetes `Status`.
+ * The negotiation layer (src/endpoints/negotiation) builds richer encoders on top of `respondBytes`.
+ */
+import type { RequestContext } from '../server/context.ts';
+import { asStatusError } from './status.ts';
+
+/** Adds the collected `Warning` headers (RFC 7234 §5.5 form kube-apiserver uses). */
+export function warningHeaderValues(warnings: readonly string[]): string[] {
+  return [...new Set(warnings)].map((w) => `299 - ${JSON.stringify(w)}`);
+}
+
+export function respondBytes(ctx: RequestContext, code: number, contentType: string, body: Uint8Array | string,
+  headers: Record<string, string> = {}): void {
+  const res = ctx.res;
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const h: Record<string, string | string[]> = {
+    'Content-Type': contentType,
+    'Cache-Control': 'no-cache, private',
+    'Audit-Id': ctx.auditId,
+    ...headers,
+  };
+  if (ctx.warnings.length) h['Warning'] = warningHeaderValues(ctx.warnings);
+  const buf = typeof body === 'string' ? Buffer.from(body) : body;
+  h['Content-Length'] = String(buf.byteLength);
+  res.writeHead(code, h);
+  res.end(ctx.req.method === 'HEAD' ? undefined : buf);
+}
+
+export function respondJson(ctx: RequestContext, code: number, body: unknown, headers?: Record<string, string>): void {
+  const pretty = ctx.query.get('pretty');
+  const text = pretty === 'true' || pretty === '1' ? JSON.stringify(body, null, 2) + '\n' : JSON.stringify(body) + '\n';
+  respondBytes(ctx, code, 'application/json', text, headers);
+}
+
+/** Any error → Status body with its code (and headers such as Retry-After). */
+export function respondError(ctx: RequestContext, err: unknown): void {
+  const se = asStatusError(err);
+  respondJson(ctx, se.code, se.toStatus(), se.headers);
+}

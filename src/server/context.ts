@@ -1,0 +1,48 @@
+/**
+ * The request context every filter and handler receives. It grows in chain order: `info` is set by the
+ * request-info filter, `user` by authentication (handlers run after both, so they may rely on them).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { UserInfo } from '../api/types.ts';
+
+export type Req = IncomingMessage | Http2ServerRequest;
+export type Res = ServerResponse | Http2ServerResponse;
+
+/** What the URL and method say, as kube-apiserver's RequestInfoFactory derives it. */
+export interface RequestInfo {
+  readonly isResourceRequest: boolean;
+  readonly path: string;
+  /** get, list, watch, create, update, patch, delete, deletecollection; lower-case HTTP method for non-resource. */
+  readonly verb: string;
+  /** 'api' | 'apis' for resource requests, '' otherwise. */
+  readonly apiPrefix: string;
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  readonly namespace: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly name: string;
+  /** Path segments after /api/v1 or /apis/<g>/<v>. */
+  readonly parts: readonly string[];
+}
+
+export interface RequestContext {
+  readonly req: Req;
+  readonly res: Res;
+  readonly url: URL;
+  readonly query: URLSearchParams;
+  readonly info: RequestInfo;
+  /** Set by authentication; handlers always see it. */
+  user: UserInfo;
+  readonly auditId: string;
+  /** Values for `Warning: 299 - "<text>"` response headers, written with the response. */
+  readonly warnings: string[];
+  /** Aborted when the client disconnects or the server shuts down. */
+  readonly signal: AbortSignal;
+  readonly startTime: number;
+}
+
+/** A filter or endpoint. Endpoints that do not serve a path return false so the next one is tried. */
+export type Handler = (ctx: RequestContext) => Promise<void>;
+export type Endpoint = (ctx: RequestContext) => Promise<boolean>;
