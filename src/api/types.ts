@@ -124,6 +124,11 @@ export interface Strategy {
   allowUnconditionalUpdate?: boolean;
   /** Paths whose change bumps metadata.generation (default: everything but metadata and status). */
   generationIgnores?: string[];
+  /**
+   * Graceful deletion: the grace period to apply given the requested one (undefined = the kind's default).
+   * Return 0 (or leave the hook out) for immediate deletion. Pods use it (30 s default; 0 when not scheduled).
+   */
+  gracefulDeletePeriod?(obj: KObject, requested: number | undefined): number;
 }
 
 export interface SubresourceDef {
