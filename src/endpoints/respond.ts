@@ -27,7 +27,8 @@ export function respondBytes(ctx: RequestContext, code: number, contentType: str
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
   h['Content-Length'] = String(buf.byteLength);
   res.writeHead(code, h);
-  res.end(ctx.req.method === 'HEAD' ? undefined : buf);
+  if (ctx.req.method === 'HEAD') res.end();
+  else res.end(buf);
 }
 
 export function respondJson(ctx: RequestContext, code: number, body: unknown, headers?: Record<string, string>): void {
