@@ -1,0 +1,80 @@
+/**
+ * What kube-apiserver itself ensures at start: the system namespaces, and (when an address is given) the
+ * `kubernetes` Service in `default` with its Endpoints and EndpointSlice pointing at this server.
+ */
+import type { KObject } from '../api/types.ts';
+import type { RestRegistry, RestStorage } from '../registry/rest.ts';
+import { isAlreadyExists, isNotFound, systemContext, type Logger } from './system-context.ts';
+
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
+
+/** First address of the default service CIDR 10.96.0.0/12: what kube gives the `kubernetes` Service. */
+export const KUBERNETES_SERVICE_IP = '10.96.0.1';
+
+export interface ApiServerEndpoint {
+  /** Address clients reach this server at (the advertise address). */
+  host: string;
+  port: number;
+}
+
+/** Creates each system namespace that is missing. Idempotent; safe to run on every start. */
+export async function ensureSystemNamespaces(registry: RestRegistry): Promise<void> {
+  const ns = registry.lookup('', 'v1', 'namespaces');
+  if (!ns) throw new Error('namespaces are not served');
+  for (const name of SYSTEM_NAMESPACES) {
+    await ensureObject(ns, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+}
+
+/** Creates `obj` unless an object of that name exists (existing objects are left alone). */
+async function ensureObject(storage: RestStorage, namespace: string, obj: KObject): Promise<void> {
+  try {
+    await storage.get(systemContext({ namespace }), obj.metadata.name ?? '', {});
+    return;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  try {
+    await storage.create(systemContext({ namespace }), obj, {});
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+  }
+}
+
+/**
+ * The `kubernetes` Service (ClusterIP 10.96.0.1, port 443 → our port), its Endpoints and its EndpointSlice.
+ * Each is skipped when its resource is not served; failures are logged, not fatal (clients do not need them
+ * to talk to us, pods in a later issue do).
+ */
+export async function ensureKubernetesService(registry: RestRegistry, endpoint: ApiServerEndpoint, log?: Logger): Promise<void> {
+  const labels = { component: 'apiserver', provider: 'kubernetes' };
+  const port = { name: 'https', port: 443, protocol: 'TCP', targetPort: endpoint.port };
+  const steps: Array<[string, string, string, KObject]> = [
+    ['', 'v1', 'services', {
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'kubernetes', namespace: 'default', labels },
+      spec: {
+        type: 'ClusterIP', clusterIP: KUBERNETES_SERVICE_IP, clusterIPs: [KUBERNETES_SERVICE_IP], ports: [port],
+        sessionAffinity: 'None', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster',
+      },
+    }],
+    ['', 'v1', 'endpoints', {
+      apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+      subsets: [{ addresses: [{ ip: endpoint.host }], ports: [{ name: 'https', port: endpoint.port, protocol: 'TCP' }] }],
+    }],
+    ['discovery.k8s.io', 'v1', 'endpointslices', {
+      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+      addressType: endpoint.host.includes(':') ? 'IPv6' : 'IPv4',
+      endpoints: [{ addresses: [endpoint.host], conditions: { ready: true } }],
+      ports: [{ name: 'https', port: endpoint.port, protocol: 'TCP' }],
+    }],
+  ];
+  for (const [group, version, resource, obj] of steps) {
+    const storage = registry.lookup(group, version, resource);
+    if (!storage) continue;
+    try {
+      await ensureObject(storage, 'default', obj);
+    } catch (err) {
+      log?.(`bootstrap: could not create ${resource}/kubernetes: ${(err as Error)?.message ?? String(err)}`);
+    }
+  }
+}

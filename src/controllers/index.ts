@@ -1,0 +1,92 @@
+/**
+ * In-process controllers that make the server a usable control plane (what users rely on from
+ * kube-controller-manager) plus kube-apiserver's own bootstrap:
+ * - system namespaces (and optionally the `kubernetes` Service) exist before `startControllers` resolves;
+ * - namespace controller: a deleted namespace is emptied and then removed;
+ * - serviceaccount controller: `default` ServiceAccount in every active namespace;
+ * - root-ca publisher: ConfigMap `kube-root-ca.crt` in every active namespace.
+ * All of them call the registry directly with the `system:apiserver` identity (no HTTP loopback).
+ */
+import type { RestRegistry, RestStorage } from '../registry/rest.ts';
+import { type ApiServerEndpoint, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
+import { Informer } from './informer.ts';
+import { NamespaceController } from './namespace-controller.ts';
+import { type CatalogLike, NamespaceDeleter } from './namespace-deleter.ts';
+import { DEFAULT_SERVICE_ACCOUNT, ServiceAccountController } from './serviceaccount-controller.ts';
+import { ROOT_CA_CONFIGMAP, RootCaPublisher } from './root-ca-publisher.ts';
+import type { Logger } from './system-context.ts';
+
+export { SYSTEM_NAMESPACES, KUBERNETES_SERVICE_IP } from './bootstrap.ts';
+export { ROOT_CA_CONFIGMAP } from './root-ca-publisher.ts';
+
+export interface ControllerOptions {
+  registry: RestRegistry;
+  catalog: CatalogLike;
+  /** PEM of the CA clients verify the server with (published as kube-root-ca.crt). */
+  rootCaPem: string;
+  /** When set, the `kubernetes` Service/Endpoints/EndpointSlice in `default` point here. */
+  apiServer?: ApiServerEndpoint;
+  /** Diagnostics (retries, watch restarts). Default: silent. */
+  log?: Logger;
+}
+
+export interface RunningControllers {
+  stop(): Promise<void>;
+  /** Resolves once every queue is empty (tests use it to wait for the controllers to settle). */
+  whenIdle(): Promise<void>;
+}
+
+function need(registry: RestRegistry, resource: string): RestStorage {
+  const s = registry.lookup('', 'v1', resource);
+  if (!s) throw new Error(`controllers need ${resource}, which the registry does not serve`);
+  return s;
+}
+
+export async function startControllers(opts: ControllerOptions): Promise<RunningControllers> {
+  const { registry, log } = opts;
+  const logOpt = log ? { log } : {};
+  await ensureSystemNamespaces(registry);
+  if (opts.apiServer) await ensureKubernetesService(registry, opts.apiServer, log);
+
+  const serviceAccounts = need(registry, 'serviceaccounts');
+  const configMaps = need(registry, 'configmaps');
+  const nsInformer = new Informer({ storage: need(registry, 'namespaces'), ...logOpt });
+  const saInformer = new Informer({ storage: serviceAccounts, fieldSelector: `metadata.name=${DEFAULT_SERVICE_ACCOUNT}`, ...logOpt });
+  const cmInformer = new Informer({ storage: configMaps, fieldSelector: `metadata.name=${ROOT_CA_CONFIGMAP}`, ...logOpt });
+  const informers = [nsInformer, saInformer, cmInformer];
+
+  const nsController = new NamespaceController({ namespaces: nsInformer, deleter: new NamespaceDeleter({ registry, catalog: opts.catalog }), ...logOpt });
+  const saController = new ServiceAccountController({ namespaces: nsInformer, serviceAccounts: saInformer, storage: serviceAccounts, ...logOpt });
+  const publisher = new RootCaPublisher({ namespaces: nsInformer, configMaps: cmInformer, storage: configMaps, rootCaPem: opts.rootCaPem, ...logOpt });
+  const queues = [nsController.queue, saController.queue, publisher.queue];
+
+  try {
+    // Dependent caches first, so the namespace informer's initial adds find them synced.
+    await saInformer.start();
+    await cmInformer.start();
+    await nsInformer.start();
+  } catch (err) {
+    for (const i of informers) i.stop();
+    await Promise.all([nsController.stop(), saController.stop(), publisher.stop()]);
+    throw err;
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        for (const i of informers) i.stop();
+        await Promise.all([nsController.stop(), saController.stop(), publisher.stop()]);
+      })();
+      return stopped;
+    },
+    async whenIdle() {
+      // A queue's work can enqueue into another (namespace events fan out), so loop until all are idle at once.
+      for (let i = 0; i < 50; i++) {
+        await Promise.all(queues.map((q) => q.whenIdle()));
+        await new Promise((r) => setImmediate(r));
+        if (queues.every((q) => q.idleNow())) return;
+      }
+    },
+  };
+}
