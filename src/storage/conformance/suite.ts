@@ -1,0 +1,50 @@
+/**
+ * The storage conformance suite: one set of node:test cases every backend (memory, sqlite, etcd) must pass.
+ * It checks the invariants documented in `../interface.ts` — guards, revision bookkeeping, ranges at past
+ * revisions, watch ordering and replay, compaction, concurrency, limits and lifecycle.
+ *
+ * Usage (in a `*.test.ts` file):
+ * ```ts
+ * runStorageConformance('memory', { open: async () => new MemoryStore({ keyPrefix: '/registry/' }), cleanup: async () => {} });
+ * ```
+ */
+import { after, describe } from 'node:test';
+import type { Store } from '../interface.ts';
+import { crudCases } from './cases-crud.ts';
+import { rangeCases } from './cases-range.ts';
+import { watchCases } from './cases-watch.ts';
+import { limitCases } from './cases-limits.ts';
+import { uniquePrefix, type StoreFactory } from './helpers.ts';
+
+export type { StoreFactory } from './helpers.ts';
+
+/** What every case group gets: a way to run a body against an open store that is closed afterwards. */
+export interface SuiteContext {
+  readonly factory: StoreFactory;
+  readonly keyPrefix: string;
+  /** Opens a store, runs `body` with a fresh key prefix under the store's key prefix, closes the store. */
+  withStore(name: string, body: (store: Store, prefix: string) => Promise<void>): Promise<void>;
+}
+
+export function runStorageConformance(name: string, factory: StoreFactory): void {
+  const keyPrefix = factory.keyPrefix ?? '/registry/';
+  const ctx: SuiteContext = {
+    factory,
+    keyPrefix,
+    async withStore(test, body) {
+      const store = await factory.open();
+      try {
+        await body(store, uniquePrefix(keyPrefix, test));
+      } finally {
+        await store.close();
+      }
+    },
+  };
+  describe(`storage conformance: ${name}`, () => {
+    after(() => factory.cleanup());
+    describe('writes and guards', () => crudCases(ctx));
+    describe('ranges', () => rangeCases(ctx));
+    describe('watch and compaction', () => watchCases(ctx));
+    describe('limits, concurrency and lifecycle', () => limitCases(ctx));
+  });
+}
