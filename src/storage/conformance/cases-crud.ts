@@ -6,7 +6,7 @@ import { enc, txt, view } from './helpers.ts';
 import type { SuiteContext } from './suite.ts';
 
 export function crudCases(ctx: SuiteContext): void {
-  it('create sets createRevision = modRevision = the new revision and version 1', () =>
+  void it('create sets createRevision = modRevision = the new revision and version 1', () =>
     ctx.withStore('create', async (s, p) => {
       const before = await s.currentRevision();
       const r = await s.create(`${p}a`, enc('one'));
@@ -19,7 +19,7 @@ export function crudCases(ctx: SuiteContext): void {
       assert.equal(await s.get(`${p}missing`), undefined);
     }));
 
-  it('create on an existing key fails with the current value and consumes no revision', () =>
+  void it('create on an existing key fails with the current value and consumes no revision', () =>
     ctx.withStore('create-exists', async (s, p) => {
       const first = await s.create(`${p}a`, enc('one'));
       assert.ok(first.succeeded);
@@ -32,7 +32,7 @@ export function crudCases(ctx: SuiteContext): void {
       assert.equal(txt((await s.get(`${p}a`))!.value), 'one');
     }));
 
-  it('update with the right guard bumps version and modRevision, keeps createRevision, returns prevKv', () =>
+  void it('update with the right guard bumps version and modRevision, keeps createRevision, returns prevKv', () =>
     ctx.withStore('update', async (s, p) => {
       const c = await s.create(`${p}a`, enc('v1'));
       assert.ok(c.succeeded);
@@ -47,7 +47,7 @@ export function crudCases(ctx: SuiteContext): void {
       assert.equal(u3.kv.createRevision, c.revision);
     }));
 
-  it('update with a stale guard fails with the current value; update of a missing key fails with undefined', () =>
+  void it('update with a stale guard fails with the current value; update of a missing key fails with undefined', () =>
     ctx.withStore('update-guard', async (s, p) => {
       const c = await s.create(`${p}a`, enc('v1'));
       assert.ok(c.succeeded);
@@ -64,7 +64,7 @@ export function crudCases(ctx: SuiteContext): void {
       assert.equal(txt((await s.get(`${p}a`))!.value), 'v2');
     }));
 
-  it('delete: missing key fails, stale guard fails with current, success returns prevKv and re-create starts over', () =>
+  void it('delete: missing key fails, stale guard fails with current, success returns prevKv and re-create starts over', () =>
     ctx.withStore('delete', async (s, p) => {
       const missing = await s.delete(`${p}nope`);
       assert.ok(!missing.succeeded);
@@ -92,7 +92,7 @@ export function crudCases(ctx: SuiteContext): void {
       assert.equal(txt(unguarded.prevKv!.value), 'v3');
     }));
 
-  it('get at a past revision sees the state after that revision', () =>
+  void it('get at a past revision sees the state after that revision', () =>
     ctx.withStore('get-past', async (s, p) => {
       const before = await s.currentRevision();
       const c = await s.create(`${p}a`, enc('v1'));
@@ -107,7 +107,7 @@ export function crudCases(ctx: SuiteContext): void {
       assert.equal(await s.get(`${p}a`, { revision: d.revision }), undefined);
     }));
 
-  it('reads at a future revision fail with FutureRevisionError', () =>
+  void it('reads at a future revision fail with FutureRevisionError', () =>
     ctx.withStore('future', async (s, p) => {
       await s.create(`${p}a`, enc('x'));
       const cur = await s.currentRevision();
@@ -116,7 +116,7 @@ export function crudCases(ctx: SuiteContext): void {
       assert.equal(txt((await s.get(`${p}a`, { revision: cur }))!.value), 'x');
     }));
 
-  it('values are stored as given, byte for byte (binary, empty, and not aliased to the caller buffer)', () =>
+  void it('values are stored as given, byte for byte (binary, empty, and not aliased to the caller buffer)', () =>
     ctx.withStore('bytes', async (s, p) => {
       const bin = new Uint8Array(256).map((_, i) => i);
       assert.ok((await s.create(`${p}bin`, bin)).succeeded);
@@ -131,7 +131,7 @@ export function crudCases(ctx: SuiteContext): void {
 
   if (ctx.factory.reopen) {
     const reopen = ctx.factory.reopen.bind(ctx.factory);
-    it('revisions stay monotonic and data survives close + reopen', async () => {
+    void it('revisions stay monotonic and data survives close + reopen', async () => {
       const s1 = await ctx.factory.open();
       const p = `${ctx.keyPrefix}conformance-reopen-${process.pid}-${Date.now().toString(36)}/`;
       let last: number;
@@ -160,6 +160,6 @@ export function crudCases(ctx: SuiteContext): void {
       }
     });
   } else {
-    it('revisions stay monotonic across reopen', { skip: 'the factory cannot reopen the same data (no reopen())' }, () => {});
+    void it('revisions stay monotonic across reopen', { skip: 'the factory cannot reopen the same data (no reopen())' }, () => {});
   }
 }

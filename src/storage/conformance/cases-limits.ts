@@ -18,7 +18,7 @@ async function increment(s: Store, key: string): Promise<number> {
 }
 
 export function limitCases(ctx: SuiteContext): void {
-  it('64 concurrent writers × 50 guarded increments of their own keys lose nothing', () =>
+  void it('64 concurrent writers × 50 guarded increments of their own keys lose nothing', () =>
     ctx.withStore('concurrent-distinct', async (s, p) => {
       const writers = 64;
       const rounds = 50;
@@ -38,7 +38,7 @@ export function limitCases(ctx: SuiteContext): void {
       assert.equal(await s.currentRevision(), before + writers * rounds, 'one revision per successful write, none for anything else');
     }));
 
-  it('32 concurrent writers × 10 guarded increments of one shared key: exact final value, no lost update', () =>
+  void it('32 concurrent writers × 10 guarded increments of one shared key: exact final value, no lost update', () =>
     ctx.withStore('concurrent-shared', async (s, p) => {
       const writers = 32;
       const rounds = 10;
@@ -58,7 +58,7 @@ export function limitCases(ctx: SuiteContext): void {
       assert.ok(conflicts > 0, 'the writers really contended');
     }));
 
-  it(`a value of exactly ${MAX_VALUE_BYTES} bytes is accepted; one byte more is rejected and nothing is written`, () =>
+  void it(`a value of exactly ${MAX_VALUE_BYTES} bytes is accepted; one byte more is rejected and nothing is written`, () =>
     ctx.withStore('large', async (s, p) => {
       const max = new Uint8Array(MAX_VALUE_BYTES).fill(7);
       max[0] = 1;
@@ -77,7 +77,7 @@ export function limitCases(ctx: SuiteContext): void {
       assert.equal(await s.currentRevision(), rev);
     }));
 
-  it('writes of keys outside the key prefix are rejected', () =>
+  void it('writes of keys outside the key prefix are rejected', () =>
     ctx.withStore('outside', async (s) => {
       const outside = `/elsewhere-${process.pid}/x`;
       await assert.rejects(s.create(outside, enc('x')), KeyOutsidePrefixError);
@@ -86,7 +86,7 @@ export function limitCases(ctx: SuiteContext): void {
       assert.equal(await s.get(outside), undefined);
     }));
 
-  it('after close, writes and reads fail with StoreClosedError and watches end', async () => {
+  void it('after close, writes and reads fail with StoreClosedError and watches end', async () => {
     const s = await ctx.factory.open();
     const p = `${ctx.keyPrefix}conformance-closed-${process.pid}/`;
     const c = await s.create(`${p}a-${Date.now()}`, enc('x'));
@@ -105,7 +105,7 @@ export function limitCases(ctx: SuiteContext): void {
   });
 
   if (ctx.factory.supports?.ttl) {
-    it('a key written with ttlSeconds disappears after it expires (with a delete event); others stay', () =>
+    void it('a key written with ttlSeconds disappears after it expires (with a delete event); others stay', () =>
       ctx.withStore('ttl', async (s, p) => {
         const start = await s.currentRevision();
         assert.ok((await s.create(`${p}short`, enc('x'), { ttlSeconds: 1 })).succeeded);
@@ -122,6 +122,6 @@ export function limitCases(ctx: SuiteContext): void {
         }
       }));
   } else {
-    it('TTL expiry', { skip: 'the factory says this backend does not implement TTLs (supports.ttl unset)' }, () => {});
+    void it('TTL expiry', { skip: 'the factory says this backend does not implement TTLs (supports.ttl unset)' }, () => {});
   }
 }

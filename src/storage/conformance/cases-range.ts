@@ -20,7 +20,7 @@ async function seed(s: Store, p: string, n: number): Promise<number> {
 const keys = (items: { key: string }[], p: string): string[] => items.map((kv) => kv.key.slice(p.length));
 
 export function rangeCases(ctx: SuiteContext): void {
-  it('range returns the keys under the prefix in key order with their revisions, and count', () =>
+  void it('range returns the keys under the prefix in key order with their revisions, and count', () =>
     ctx.withStore('range', async (s, p) => {
       await seed(s, p, 12);
       await s.create(`${p.slice(0, -1)}x/outside`, enc('no'));
@@ -41,7 +41,7 @@ export function rangeCases(ctx: SuiteContext): void {
       assert.equal(empty.more, false);
     }));
 
-  it('limit cuts the result with more=true and count of the whole range; startKey continues inclusively', () =>
+  void it('limit cuts the result with more=true and count of the whole range; startKey continues inclusively', () =>
     ctx.withStore('range-limit', async (s, p) => {
       await seed(s, p, 10);
       const page1 = await s.range(p, { limit: 4 });
@@ -63,7 +63,7 @@ export function rangeCases(ctx: SuiteContext): void {
       assert.deepEqual(keys(between.items, p), ['k06', 'k07', 'k08', 'k09']);
     }));
 
-  it('keysOnly returns keys and revisions with empty values; countOnly returns only the count', () =>
+  void it('keysOnly returns keys and revisions with empty values; countOnly returns only the count', () =>
     ctx.withStore('range-keys', async (s, p) => {
       await seed(s, p, 5);
       const ko = await s.range(p, { keysOnly: true });
@@ -81,7 +81,7 @@ export function rangeCases(ctx: SuiteContext): void {
       assert.equal(coFrom.count, 2);
     }));
 
-  it('range at a past revision returns exactly the state after that revision, also paginated', () =>
+  void it('range at a past revision returns exactly the state after that revision, also paginated', () =>
     ctx.withStore('range-past', async (s, p) => {
       const seeded = await seed(s, p, 8);
       const before = await s.range(p);

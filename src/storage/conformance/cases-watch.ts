@@ -6,7 +6,7 @@ import { collect, enc, txt } from './helpers.ts';
 import type { SuiteContext } from './suite.ts';
 
 export function watchCases(ctx: SuiteContext): void {
-  it('watch from a past revision replays every change in order with prevKv, then follows live changes', () =>
+  void it('watch from a past revision replays every change in order with prevKv, then follows live changes', () =>
     ctx.withStore('watch-past', async (s, p) => {
       const start = await s.currentRevision();
       const c = await s.create(`${p}a`, enc('a1'));
@@ -48,7 +48,7 @@ export function watchCases(ctx: SuiteContext): void {
       }
     }));
 
-  it('watch from a revision in the middle delivers only later changes; fromRevision 0 only new ones', () =>
+  void it('watch from a revision in the middle delivers only later changes; fromRevision 0 only new ones', () =>
     ctx.withStore('watch-mid', async (s, p) => {
       const first = await s.create(`${p}a`, enc('1'));
       assert.ok(first.succeeded);
@@ -74,7 +74,7 @@ export function watchCases(ctx: SuiteContext): void {
       }
     }));
 
-  it('watches only see their own prefix', () =>
+  void it('watches only see their own prefix', () =>
     ctx.withStore('watch-prefix', async (s, p) => {
       const start = await s.currentRevision();
       const pods = collect(s, `${p}pods/`, start);
@@ -94,7 +94,7 @@ export function watchCases(ctx: SuiteContext): void {
       }
     }));
 
-  it('dispose stops delivery', () =>
+  void it('dispose stops delivery', () =>
     ctx.withStore('watch-dispose', async (s, p) => {
       const gone = collect(s, p, 0);
       const witness = collect(s, p, 0);
@@ -113,7 +113,7 @@ export function watchCases(ctx: SuiteContext): void {
       }
     }));
 
-  it('compaction: reads and watches below the compacted revision get CompactedError, later ones work', () =>
+  void it('compaction: reads and watches below the compacted revision get CompactedError, later ones work', () =>
     ctx.withStore('compact', async (s, p) => {
       const c = await s.create(`${p}a`, enc('v1'));
       assert.ok(c.succeeded);

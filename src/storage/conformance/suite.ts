@@ -40,11 +40,11 @@ export function runStorageConformance(name: string, factory: StoreFactory): void
       }
     },
   };
-  describe(`storage conformance: ${name}`, () => {
+  void describe(`storage conformance: ${name}`, () => {
     after(() => factory.cleanup());
-    describe('writes and guards', () => crudCases(ctx));
-    describe('ranges', () => rangeCases(ctx));
-    describe('watch and compaction', () => watchCases(ctx));
-    describe('limits, concurrency and lifecycle', () => limitCases(ctx));
+    void describe('writes and guards', () => crudCases(ctx));
+    void describe('ranges', () => rangeCases(ctx));
+    void describe('watch and compaction', () => watchCases(ctx));
+    void describe('limits, concurrency and lifecycle', () => limitCases(ctx));
   });
 }

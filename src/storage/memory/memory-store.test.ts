@@ -9,7 +9,7 @@ runStorageConformance('memory', {
   supports: { ttl: true },
 });
 
-it('memory: automatic compaction forgets history older than compactAfterMs but keeps the latest state', async () => {
+void it('memory: automatic compaction forgets history older than compactAfterMs but keeps the latest state', async () => {
   const s = new MemoryStore({ compactAfterMs: 50 });
   try {
     const c = await s.create('/k', new Uint8Array([1]));
