@@ -1,0 +1,22 @@
+/** batch: jobs and cron jobs. */
+import type { GroupSpec } from './define.ts';
+import { statusSub } from './define.ts';
+import { cronJobColumns, jobColumns, jobSelectableFields } from '../../registry/resources/batch/columns.ts';
+import { statusStrategy } from '../../registry/resources/strategy-kit.ts';
+
+export const batch: GroupSpec = {
+  group: 'batch',
+  versions: [{
+    version: 'v1',
+    resources: [
+      {
+        resource: 'cronjobs', kind: 'CronJob', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: [statusSub],
+        tableColumns: cronJobColumns, strategy: statusStrategy({ status: true, generation: true }),
+      },
+      {
+        resource: 'jobs', kind: 'Job', namespaced: true, categories: ['all'], subresources: [statusSub],
+        tableColumns: jobColumns, selectableFields: jobSelectableFields, strategy: statusStrategy({ status: true, generation: true }),
+      },
+    ],
+  }],
+};

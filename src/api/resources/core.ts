@@ -1,0 +1,73 @@
+/** The core (legacy) group, served under /api/v1. */
+import type { GroupSpec } from './define.ts';
+import { SUB_VERBS, statusSub, scaleSub } from './define.ts';
+import { podColumns, podSelectableFields, podStrategy } from '../../registry/resources/core/pods.ts';
+import * as cols from '../../registry/resources/core/columns.ts';
+import * as st from '../../registry/resources/core/strategies.ts';
+
+export const core: GroupSpec = {
+  group: '',
+  versions: [{
+    version: 'v1',
+    resources: [
+      { resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], tableColumns: cols.configMapColumns, strategy: st.plainStrategy },
+      {
+        resource: 'endpoints', kind: 'Endpoints', singular: 'endpoints', namespaced: true, shortNames: ['ep'],
+        storagePrefix: '/registry/services/endpoints/', tableColumns: cols.endpointsColumns, strategy: st.endpointsStrategy,
+        deprecation: { warning: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice' },
+      },
+      {
+        resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], tableColumns: cols.eventColumns,
+        selectableFields: cols.eventSelectableFields, strategy: st.eventsStrategy,
+      },
+      { resource: 'limitranges', kind: 'LimitRange', namespaced: true, shortNames: ['limits'], strategy: st.limitRangesStrategy },
+      {
+        resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], nameRule: 'dns1123-label',
+        verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+        subresources: [{ name: 'finalize', verbs: ['update'] }, statusSub],
+        tableColumns: cols.namespaceColumns, selectableFields: cols.namespaceSelectableFields, strategy: st.namespaceStrategy,
+      },
+      {
+        resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], storagePrefix: '/registry/minions/',
+        subresources: [statusSub], tableColumns: cols.nodeColumns, selectableFields: cols.nodeSelectableFields, strategy: st.nodesStrategy,
+      },
+      {
+        resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'],
+        subresources: [statusSub], tableColumns: cols.persistentVolumeClaimColumns, strategy: st.pvcStrategy,
+      },
+      {
+        resource: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'],
+        subresources: [statusSub], tableColumns: cols.persistentVolumeColumns, strategy: st.pvStrategy,
+      },
+      {
+        resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'],
+        // binding, eviction, exec, attach, log, portforward, proxy and resize come with their handlers.
+        subresources: [{ name: 'ephemeralcontainers', verbs: SUB_VERBS }, statusSub],
+        tableColumns: podColumns, selectableFields: podSelectableFields, strategy: podStrategy,
+      },
+      { resource: 'podtemplates', kind: 'PodTemplate', namespaced: true, tableColumns: cols.podTemplateColumns, strategy: st.plainStrategy },
+      {
+        resource: 'replicationcontrollers', kind: 'ReplicationController', namespaced: true, shortNames: ['rc'], categories: ['all'],
+        storagePrefix: '/registry/controllers/', subresources: [scaleSub, statusSub],
+        tableColumns: cols.replicationControllerColumns, selectableFields: cols.replicasSelectableFields, strategy: st.rcStrategy,
+      },
+      {
+        resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true, shortNames: ['quota'], subresources: [statusSub],
+        tableColumns: cols.resourceQuotaColumns, strategy: st.resourceQuotaStrategy,
+      },
+      {
+        resource: 'secrets', kind: 'Secret', namespaced: true, tableColumns: cols.secretColumns,
+        selectableFields: cols.secretSelectableFields, strategy: st.plainStrategy,
+      },
+      {
+        resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'],
+        tableColumns: cols.serviceAccountColumns, strategy: st.plainStrategy,
+      },
+      {
+        resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'],
+        nameRule: 'dns1123-label', storagePrefix: '/registry/services/specs/', subresources: [statusSub],
+        tableColumns: cols.serviceColumns, strategy: st.servicesStrategy,
+      },
+    ],
+  }],
+};

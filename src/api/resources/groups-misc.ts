@@ -1,0 +1,208 @@
+/**
+ * The smaller built-in groups, each a compact GroupSpec. Storage prefixes follow kube-apiserver's etcd
+ * layout (`/registry/<resource>/` unless noted: ingresses live under `/registry/ingress/`, CRDs and
+ * APIServices under their group).
+ */
+import type { GroupSpec } from './define.ts';
+import { SUB_VERBS, fieldOf, statusSub } from './define.ts';
+import * as oc from '../../registry/resources/other/columns.ts';
+import { eventSelectableFields } from '../../registry/resources/core/columns.ts';
+import { statusStrategy } from '../../registry/resources/strategy-kit.ts';
+import { ageColumn, col, nameColumn } from '../../registry/resources/columns.ts';
+
+const plain = statusStrategy({});
+const plainCOU = statusStrategy({ allowCreateOnUpdate: true });
+const withStatus = statusStrategy({ status: true });
+const withStatusGen = statusStrategy({ status: true, generation: true });
+const withStatusGenCOU = statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true });
+const genCOU = statusStrategy({ generation: true, allowCreateOnUpdate: true });
+const API_EXT = ['api-extensions'];
+
+export const apiregistration: GroupSpec = {
+  group: 'apiregistration.k8s.io',
+  versions: [{ version: 'v1', resources: [{
+    resource: 'apiservices', kind: 'APIService', namespaced: false, categories: API_EXT, subresources: [statusSub],
+    storagePrefix: '/registry/apiregistration.k8s.io/apiservices/', nameRule: 'path-segment',
+    strategy: statusStrategy({ status: true, allowUnconditionalUpdate: false }),
+  }] }],
+};
+
+export const events: GroupSpec = {
+  group: 'events.k8s.io',
+  versions: [{ version: 'v1', resources: [{
+    // Stored as core/v1 Events in the same keys (kube's events.k8s.io shares /registry/events/).
+    resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], storage: { group: '', version: 'v1' },
+    strategy: plainCOU,
+    selectableFields: {
+      reason: eventSelectableFields['reason']!,
+      type: eventSelectableFields['type']!,
+      reportingController: fieldOf('reportingController'),
+      'regarding.kind': fieldOf('regarding.kind'),
+      'regarding.namespace': fieldOf('regarding.namespace'),
+      'regarding.name': fieldOf('regarding.name'),
+      'regarding.uid': fieldOf('regarding.uid'),
+      'regarding.apiVersion': fieldOf('regarding.apiVersion'),
+      'regarding.resourceVersion': fieldOf('regarding.resourceVersion'),
+      'regarding.fieldPath': fieldOf('regarding.fieldPath'),
+    },
+  }] }],
+};
+
+export const authentication: GroupSpec = {
+  group: 'authentication.k8s.io',
+  versions: [{ version: 'v1', resources: [
+    { resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, virtual: true },
+    { resource: 'tokenreviews', kind: 'TokenReview', namespaced: false, virtual: true },
+  ] }],
+};
+
+export const authorization: GroupSpec = {
+  group: 'authorization.k8s.io',
+  versions: [{ version: 'v1', resources: [
+    { resource: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', namespaced: true, virtual: true },
+    { resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, virtual: true },
+    { resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false, virtual: true },
+    { resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false, virtual: true },
+  ] }],
+};
+
+const hpa = {
+  resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true, shortNames: ['hpa'], categories: ['all'],
+  subresources: [statusSub], storage: { group: 'autoscaling', version: 'v2' }, tableColumns: oc.horizontalPodAutoscalerColumns,
+  strategy: withStatusGenCOU,
+};
+
+export const autoscaling: GroupSpec = {
+  group: 'autoscaling',
+  versions: [
+    { version: 'v2', resources: [hpa] },
+    // v1 objects are stored as v2: the registry must convert (targetCPUUtilizationPercentage ↔ metrics).
+    { version: 'v1', resources: [hpa] },
+  ],
+};
+
+export const certificates: GroupSpec = {
+  group: 'certificates.k8s.io',
+  versions: [{ version: 'v1', resources: [{
+    resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false, shortNames: ['csr'],
+    subresources: [{ name: 'approval', verbs: SUB_VERBS }, statusSub], tableColumns: oc.certificateSigningRequestColumns,
+    selectableFields: { 'spec.signerName': fieldOf('spec.signerName') },
+    strategy: statusStrategy({ status: true, allowUnconditionalUpdate: false }),
+  }] }],
+};
+
+export const networking: GroupSpec = {
+  group: 'networking.k8s.io',
+  versions: [{ version: 'v1', resources: [
+    { resource: 'ingressclasses', kind: 'IngressClass', namespaced: false, tableColumns: oc.ingressClassColumns, strategy: genCOU },
+    {
+      resource: 'ingresses', kind: 'Ingress', namespaced: true, shortNames: ['ing'], subresources: [statusSub],
+      storagePrefix: '/registry/ingress/', tableColumns: oc.ingressColumns, strategy: withStatusGenCOU,
+    },
+    { resource: 'ipaddresses', kind: 'IPAddress', namespaced: false, shortNames: ['ip'], strategy: plain },
+    { resource: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'], tableColumns: oc.networkPolicyColumns, strategy: genCOU },
+    { resource: 'servicecidrs', kind: 'ServiceCIDR', namespaced: false, subresources: [statusSub], strategy: withStatus },
+  ] }],
+};
+
+export const policy: GroupSpec = {
+  group: 'policy',
+  versions: [{ version: 'v1', resources: [{
+    resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'], subresources: [statusSub],
+    tableColumns: oc.podDisruptionBudgetColumns, strategy: withStatusGenCOU,
+  }] }],
+};
+
+export const rbac: GroupSpec = {
+  group: 'rbac.authorization.k8s.io',
+  versions: [{ version: 'v1', resources: [
+    { resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'path-segment', tableColumns: oc.clusterRoleBindingColumns, strategy: plainCOU },
+    { resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment', tableColumns: oc.roleColumns, strategy: plainCOU },
+    { resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path-segment', tableColumns: oc.roleBindingColumns, strategy: plainCOU },
+    { resource: 'roles', kind: 'Role', namespaced: true, nameRule: 'path-segment', tableColumns: oc.roleColumns, strategy: plainCOU },
+  ] }],
+};
+
+export const storage: GroupSpec = {
+  group: 'storage.k8s.io',
+  versions: [{ version: 'v1', resources: [
+    { resource: 'csidrivers', kind: 'CSIDriver', namespaced: false, strategy: plain },
+    { resource: 'csinodes', kind: 'CSINode', namespaced: false, strategy: plain },
+    { resource: 'csistoragecapacities', kind: 'CSIStorageCapacity', namespaced: true, strategy: plain },
+    { resource: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'], tableColumns: oc.storageClassColumns, strategy: plain },
+    { resource: 'volumeattachments', kind: 'VolumeAttachment', namespaced: false, subresources: [statusSub], strategy: withStatus },
+  ] }],
+};
+
+export const admissionregistration: GroupSpec = {
+  group: 'admissionregistration.k8s.io',
+  versions: [{ version: 'v1', resources: [
+    { resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: API_EXT, strategy: statusStrategy({ generation: true, allowCreateOnUpdate: true }) },
+    { resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false, categories: API_EXT, subresources: [statusSub], strategy: withStatusGen },
+    { resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false, categories: API_EXT, strategy: statusStrategy({ generation: true }) },
+    { resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: API_EXT, strategy: statusStrategy({ generation: true, allowCreateOnUpdate: true }) },
+  ] }],
+};
+
+export const apiextensions: GroupSpec = {
+  group: 'apiextensions.k8s.io',
+  versions: [{ version: 'v1', resources: [{
+    resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'],
+    categories: API_EXT, subresources: [statusSub], storagePrefix: '/registry/apiextensions.k8s.io/customresourcedefinitions/',
+    hashVersion: { group: 'apiextensions.k8s.io', version: 'v1beta1' },
+    strategy: statusStrategy({ status: true, generation: true, allowUnconditionalUpdate: false }),
+  }] }],
+};
+
+export const scheduling: GroupSpec = {
+  group: 'scheduling.k8s.io',
+  versions: [{ version: 'v1', resources: [{
+    resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false, shortNames: ['pc'], tableColumns: oc.priorityClassColumns, strategy: plain,
+  }] }],
+};
+
+export const coordination: GroupSpec = {
+  group: 'coordination.k8s.io',
+  versions: [{ version: 'v1', resources: [{
+    resource: 'leases', kind: 'Lease', namespaced: true, tableColumns: oc.leaseColumns, strategy: plainCOU,
+  }] }],
+};
+
+export const node: GroupSpec = {
+  group: 'node.k8s.io',
+  versions: [{ version: 'v1', resources: [{
+    resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false, tableColumns: oc.runtimeClassColumns, strategy: plainCOU,
+  }] }],
+};
+
+export const discovery: GroupSpec = {
+  group: 'discovery.k8s.io',
+  versions: [{ version: 'v1', resources: [{
+    resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true, strategy: genCOU,
+    tableColumns: [
+      nameColumn(),
+      col('AddressType', 'string', 'addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation. The following address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name.', (o) => String(o['addressType'] ?? '')),
+      col('Ports', 'string', 'ports specifies the list of network ports exposed by each endpoint in this slice. Each port must have a unique name. When ports is empty, it indicates that there are no defined ports. When a port is defined with a nil port value, it indicates "all ports". Each slice may include a maximum of 100 ports.', (o) => {
+        const ports = Array.isArray(o['ports']) ? (o['ports'] as Array<Record<string, unknown>>) : [];
+        if (!ports.length) return '<unset>';
+        return ports.map((p) => (typeof p['port'] === 'number' ? String(p['port']) : '<unset>')).join(',');
+      }),
+      col('Endpoints', 'string', 'endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.', (o) => {
+        const eps = Array.isArray(o['endpoints']) ? (o['endpoints'] as Array<Record<string, unknown>>) : [];
+        const addrs = eps.flatMap((e) => (Array.isArray(e['addresses']) ? (e['addresses'] as string[]) : []));
+        if (!addrs.length) return '<unset>';
+        return addrs.length > 3 ? `${addrs.slice(0, 3).join(',')} + ${addrs.length - 3} more...` : addrs.join(',');
+      }),
+      ageColumn(),
+    ],
+  }] }],
+};
+
+export const flowcontrol: GroupSpec = {
+  group: 'flowcontrol.apiserver.k8s.io',
+  versions: [{ version: 'v1', resources: [
+    { resource: 'flowschemas', kind: 'FlowSchema', namespaced: false, subresources: [statusSub], strategy: withStatusGen },
+    { resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false, subresources: [statusSub], strategy: withStatusGen },
+  ] }],
+};
+

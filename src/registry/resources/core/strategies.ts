@@ -1,0 +1,47 @@
+/** Strategies for core/v1 kinds other than pods (kube's pkg/registry/core/<kind>/strategy.go). */
+import type { KObject, Strategy } from '../../../api/types.ts';
+import { statusStrategy } from '../strategy-kit.ts';
+
+/** Namespaces: phase Active and the `kubernetes` finalizer on create; the name label kube maintains. */
+export const namespaceStrategy: Strategy = statusStrategy({
+  status: true,
+  initialStatus: () => ({ phase: 'Active' }),
+  onCreate(obj) {
+    const spec = (obj['spec'] ?? {}) as Record<string, unknown>;
+    const fins = Array.isArray(spec['finalizers']) ? (spec['finalizers'] as unknown[]) : [];
+    if (!fins.includes('kubernetes')) fins.push('kubernetes');
+    spec['finalizers'] = fins;
+    obj['spec'] = spec;
+    setNameLabel(obj);
+  },
+  onUpdate(obj, old, ctx) {
+    // spec.finalizers change only through /finalize, which changes nothing else.
+    const finalize = ctx.subresource === 'finalize';
+    const wanted = (obj['spec'] as Record<string, unknown> | undefined)?.['finalizers'];
+    if (old['spec'] === undefined) delete obj['spec'];
+    else obj['spec'] = structuredClone(old['spec']);
+    if (finalize) {
+      const spec = (obj['spec'] ?? {}) as Record<string, unknown>;
+      if (wanted === undefined) delete spec['finalizers'];
+      else spec['finalizers'] = wanted;
+      obj['spec'] = spec;
+    }
+    setNameLabel(obj);
+  },
+});
+
+function setNameLabel(obj: KObject): void {
+  if (!obj.metadata.name) return;
+  obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name };
+}
+
+export const servicesStrategy = statusStrategy({ status: true, initialStatus: () => ({ loadBalancer: {} }), allowCreateOnUpdate: true });
+export const endpointsStrategy = statusStrategy({ allowCreateOnUpdate: true });
+export const eventsStrategy = statusStrategy({ allowCreateOnUpdate: true });
+export const limitRangesStrategy = statusStrategy({ allowCreateOnUpdate: true });
+export const nodesStrategy = statusStrategy({ status: true });
+export const pvStrategy = statusStrategy({ status: true, initialStatus: () => ({ phase: 'Pending' }) });
+export const pvcStrategy = statusStrategy({ status: true, initialStatus: () => ({ phase: 'Pending' }) });
+export const rcStrategy = statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true });
+export const resourceQuotaStrategy = statusStrategy({ status: true });
+export const plainStrategy = statusStrategy({});
