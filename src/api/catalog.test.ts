@@ -18,7 +18,7 @@ function refLists(): Array<{ groupVersion: string; resources: RefResource[] }> {
 
 const split = (gv: string) => (gv.includes('/') ? gv.split('/') as [string, string] : ['', gv] as [string, string]);
 
-test('every served resource matches kube-apiserver discovery (verbs, names, scope, hash)', () => {
+void test('every served resource matches kube-apiserver discovery (verbs, names, scope, hash)', () => {
   const cat = Catalog.builtin();
   const ref = new Map<string, RefResource>();
   for (const l of refLists()) for (const r of l.resources) ref.set(`${l.groupVersion}|${r.name}`, r);
@@ -47,7 +47,7 @@ test('every served resource matches kube-apiserver discovery (verbs, names, scop
   assert.deepEqual(onlyOurs.sort(), ['networking.k8s.io/v1/ipaddresses', 'networking.k8s.io/v1/servicecidrs']);
 });
 
-test('groups come in kube order with preferred versions first', () => {
+void test('groups come in kube order with preferred versions first', () => {
   const cat = Catalog.builtin();
   const ref = JSON.parse(readFileSync(join(REF, 'apis.json'), 'utf8')) as { groups: Array<{ name: string; versions: Array<{ version: string }>; preferredVersion: { version: string } }> };
   const ours = cat.groups().filter((g) => g.name !== '');
@@ -59,7 +59,7 @@ test('groups come in kube order with preferred versions first', () => {
   assert.deepEqual(cat.groups()[0], { name: '', versions: ['v1'], preferredVersion: 'v1' });
 });
 
-test('storage layout follows kube-apiserver', () => {
+void test('storage layout follows kube-apiserver', () => {
   const cat = Catalog.builtin();
   const prefix = (g: string, r: string) => cat.lookup(g, g === '' ? 'v1' : (cat.groups().find((x) => x.name === g)!.preferredVersion), r)!.storagePrefix;
   assert.equal(prefix('', 'services'), '/registry/services/specs/');
@@ -76,7 +76,7 @@ test('storage layout follows kube-apiserver', () => {
   assert.equal(cat.lookupKind('apps', 'v1', 'deployment'), undefined);
 });
 
-test('runtime-config turns versions off and on, and rejects what it does not know', () => {
+void test('runtime-config turns versions off and on, and rejects what it does not know', () => {
   assert.equal(Catalog.builtin({ runtimeConfig: { 'batch/v1': 'false' } }).lookup('batch', 'v1', 'jobs'), undefined);
   const noAll = Catalog.builtin({ runtimeConfig: { 'api/all': 'false', 'v1': 'true' } });
   assert.deepEqual(noAll.groups().map((g) => g.name), ['']);
@@ -89,7 +89,7 @@ test('runtime-config turns versions off and on, and rejects what it does not kno
   assert.throws(() => Catalog.builtin({ runtimeConfig: { 'batch/v1/jobs': 'false' } }), RuntimeConfigError);
 });
 
-test('add/remove notify listeners and update lookups', () => {
+void test('add/remove notify listeners and update lookups', () => {
   const cat = Catalog.builtin();
   const seen: string[] = [];
   const off = cat.onChange((c) => seen.push(`${c.type}:${c.def.resource}`));
