@@ -1,0 +1,44 @@
+/**
+ * Messages between the sqlite store (main thread) and its writer worker. One `write` message carries a whole
+ * batch of operations; the worker commits it as one transaction (one fsync) and answers with one `written`
+ * message holding a result per operation, in order.
+ */
+
+export interface WorkerInit {
+  readonly path: string;
+  /** Test hook: cap the database size (SQLite `max_page_count`) to simulate a full disk. */
+  readonly maxPageCount?: number;
+}
+
+export type WriteOp =
+  | { readonly op: 'create'; readonly key: string; readonly value: Uint8Array; readonly expiresAt: number | null }
+  | { readonly op: 'update'; readonly key: string; readonly value: Uint8Array; readonly expected: number; readonly expiresAt: number | null }
+  | { readonly op: 'delete'; readonly key: string; readonly expected: number | null };
+
+/** A key's stored state as the worker reports it (the key and revision fields the main thread already knows). */
+export interface StoredKv {
+  readonly value: Uint8Array;
+  readonly createRev: number;
+  readonly modRev: number;
+  readonly version: number;
+}
+
+export type OpResult =
+  /** Committed at `rev`. `prev` is the replaced/deleted live value. */
+  | { readonly ok: true; readonly rev: number; readonly createRev: number; readonly version: number; readonly prev?: StoredKv }
+  /** Guard failed: nothing written. `current` is the key's live value, if any. */
+  | { readonly ok: false; readonly current?: StoredKv }
+  /** SQLite refused the write (disk full, I/O error): nothing written. */
+  | { readonly ok: 'error'; readonly message: string };
+
+export type ToWorker =
+  | { readonly type: 'write'; readonly id: number; readonly ops: readonly WriteOp[] }
+  | { readonly type: 'compact'; readonly id: number; readonly revision: number }
+  | { readonly type: 'close'; readonly id: number };
+
+export type FromWorker =
+  | { readonly type: 'ready'; readonly revision: number; readonly compacted: number }
+  | { readonly type: 'fatal'; readonly message: string }
+  /** `revision`: the store's revision after the batch (the highest committed). */
+  | { readonly type: 'written'; readonly id: number; readonly results: readonly OpResult[]; readonly revision: number }
+  | { readonly type: 'done'; readonly id: number; readonly error?: string };
