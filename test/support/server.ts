@@ -207,13 +207,13 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
 }
 
 /** Polls `check` until it returns something truthy; bounded so a broken controller fails the test instead of hanging. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(what: string, check: () => Promise<T> | T, timeoutMs = 15_000): Promise<Exclude<T, undefined | false | null>> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
       const v = await check();
-      if (v) return v;
+      if (v) return v as Exclude<T, undefined | false | null>;
     } catch (err) {
       last = err;
     }
