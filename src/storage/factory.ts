@@ -1,0 +1,57 @@
+/**
+ * Opens the configured storage backend. The etcd backend is imported lazily so that the embedded default
+ * never loads the etcd/gRPC client.
+ */
+import { join } from 'node:path';
+import { StorageError, type Store } from './interface.ts';
+import { MemoryStore } from './memory/memory-store.ts';
+import { openSqliteStore } from './sqlite/sqlite-store.ts';
+
+export type StoreKind = 'memory' | 'sqlite' | 'etcd';
+
+export interface OpenStoreOptions {
+  readonly kind: StoreKind;
+  /** sqlite: directory of `keelson.db` (created when missing). Default `./keelson-data`. */
+  readonly dataDir?: string;
+  /** etcd: client URLs (required for kind 'etcd'). */
+  readonly etcdServers?: readonly string[];
+  /** etcd: prepended to every key inside etcd (kube-apiserver's `--etcd-prefix`). */
+  readonly etcdPrefix?: string;
+  readonly etcdCaFile?: string;
+  readonly etcdCertFile?: string;
+  readonly etcdKeyFile?: string;
+  /** Every backend: writes outside this key prefix are refused (e.g. `/registry/`). */
+  readonly keyPrefix?: string;
+  /** sqlite/memory: compact history older than this (default 5 minutes). */
+  readonly historyRetentionMs?: number;
+}
+
+/** The file the sqlite backend uses inside `dataDir`. */
+export const SQLITE_FILE = 'keelson.db';
+
+export async function openStore(opts: OpenStoreOptions): Promise<Store> {
+  switch (opts.kind) {
+    case 'memory':
+      return new MemoryStore({ keyPrefix: opts.keyPrefix, compactAfterMs: opts.historyRetentionMs ?? 5 * 60_000 });
+    case 'sqlite':
+      return openSqliteStore({
+        path: join(opts.dataDir ?? 'keelson-data', SQLITE_FILE),
+        keyPrefix: opts.keyPrefix,
+        historyRetentionMs: opts.historyRetentionMs,
+      });
+    case 'etcd': {
+      if (!opts.etcdServers || opts.etcdServers.length === 0) throw new StorageError('the etcd storage backend needs at least one server URL (etcdServers)');
+      const { openEtcdStore } = await import('./etcd/etcd-store.ts');
+      return openEtcdStore({
+        servers: opts.etcdServers,
+        prefix: opts.etcdPrefix,
+        caFile: opts.etcdCaFile,
+        certFile: opts.etcdCertFile,
+        keyFile: opts.etcdKeyFile,
+        keyPrefix: opts.keyPrefix,
+      });
+    }
+    default:
+      throw new StorageError(`unknown storage backend ${JSON.stringify((opts as { kind: unknown }).kind)} (memory, sqlite or etcd)`);
+  }
+}
