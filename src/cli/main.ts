@@ -1,0 +1,77 @@
+/**
+ * The `keelson` command: parse kube-apiserver flags → start → print `export KUBECONFIG=<path>` → serve until
+ * SIGTERM/SIGINT, then shut down gracefully (readiness fails, `--shutdown-delay-duration`, listeners close,
+ * watches end, the store flushes) and exit 0. Bad flags print `Error: <why>` and exit 1.
+ */
+import { FlagError } from './pflag.ts';
+import { parseCommandLine, usage } from './flags.ts';
+import { OptionsError } from '../server/options.ts';
+import { versionInfo } from '../endpoints/version.ts';
+
+export interface MainIo {
+  readonly stdout: (s: string) => void;
+  readonly stderr: (s: string) => void;
+  /** Resolves when the process should stop (default: SIGTERM or SIGINT). */
+  readonly untilSignal?: () => Promise<string>;
+}
+
+const defaultIo: MainIo = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+};
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (sig: NodeJS.Signals): void => {
+      process.off('SIGTERM', on);
+      process.off('SIGINT', on);
+      resolve(sig);
+    };
+    process.on('SIGTERM', on);
+    process.on('SIGINT', on);
+  });
+}
+
+/** Runs the command; resolves with the exit code once the server has stopped. */
+export async function main(argv: readonly string[] = process.argv.slice(2), io: MainIo = defaultIo): Promise<number> {
+  let cfg;
+  try {
+    cfg = parseCommandLine(argv);
+  } catch (err) {
+    if (err instanceof FlagError) {
+      io.stderr(`Error: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  if (cfg.help) {
+    io.stdout(usage());
+    return 0;
+  }
+  if (cfg.version) {
+    io.stdout(`Kubernetes ${versionInfo().gitVersion}\n`);
+    return 0;
+  }
+  const log = (line: string): void => io.stderr(`${line}\n`);
+  for (const n of cfg.notices) log(`W ${n}`);
+  // Imported here so `--help` and flag errors do not load storage engines.
+  const { startServer } = await import('../server/start.ts');
+  let server;
+  try {
+    server = await startServer({ ...cfg.options, log });
+  } catch (err) {
+    if (err instanceof OptionsError) {
+      io.stderr(`Error: ${err.message}\n`);
+      return 1;
+    }
+    io.stderr(`Error: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const signalled = (io.untilSignal ?? waitForSignal)();
+  log(`Serving securely on ${server.url}`);
+  if (server.kubeconfigPath) io.stdout(`export KUBECONFIG=${server.kubeconfigPath}\n`);
+  const sig = await signalled;
+  log(`Received ${sig}, shutting down`);
+  await server.stop();
+  return 0;
+}

@@ -1,0 +1,143 @@
+/**
+ * What `startServer` accepts: a typed mirror of the kube-apiserver flags we honour (src/cli/flags.ts maps the
+ * command line onto it). Every field is optional; `resolveOptions` fills the defaults for library use, which
+ * differ from the CLI's in two ways: port 0 (random) and no data dir (memory store, in-memory certificates).
+ */
+import path from 'node:path';
+
+export type StorageKind = 'memory' | 'sqlite' | 'etcd';
+
+export interface ServerOptions {
+  /** `--secure-port`; 0 picks a free port. Library default 0, CLI default 6443. */
+  port?: number;
+  /** `--bind-address`, default 127.0.0.1. */
+  bindAddress?: string;
+  /** `--data-dir`: certificates, kubeconfig and the sqlite store live here. Unset = nothing on disk. */
+  dataDir?: string;
+  /** `--storage`; default sqlite with a data dir, memory without, etcd when etcdServers are given. */
+  storage?: StorageKind;
+  etcdServers?: string[];
+  etcdPrefix?: string;
+  etcdCaFile?: string;
+  etcdCertFile?: string;
+  etcdKeyFile?: string;
+  /** `--write-kubeconfig`; default `<data-dir>/admin.kubeconfig`; false = do not write one. */
+  writeKubeconfig?: string | false;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  /** `--client-ca-file`: further CAs whose client certificates authenticate users (ours is always trusted). */
+  clientCaFile?: string;
+  /** `--token-auth-file`: static bearer tokens (CSV). */
+  tokenAuthFile?: string;
+  /** `--anonymous-auth`, default true (kube turns it off with AlwaysAllow as the only... see resolveOptions). */
+  anonymousAuth?: boolean;
+  /** `--authorization-mode`, in order. Default `AlwaysAllow` until RBAC lands. */
+  authorizationMode?: string[];
+  /** `--runtime-config` (`api/all=true`, `batch/v2alpha1=true`, ...). */
+  runtimeConfig?: Record<string, string>;
+  /** `--feature-gates`. */
+  featureGates?: Record<string, boolean>;
+  /** `--livez-grace-period` in ms (default 0). */
+  livezGracePeriodMs?: number;
+  /** `--shutdown-delay-duration` in ms (default 0): /readyz fails this long before listeners close. */
+  shutdownDelayMs?: number;
+  /** `--max-requests-inflight` (default 400; 0 = unlimited). */
+  maxRequestsInflight?: number;
+  /** `--max-mutating-requests-inflight` (default 200; 0 = unlimited). */
+  maxMutatingRequestsInflight?: number;
+  /** `--min-request-timeout` in seconds (default 1800): the base for watch timeouts. */
+  minRequestTimeoutSeconds?: number;
+  /** Run the in-process controllers (namespace lifecycle, service accounts, root CA). Default true. */
+  controllers?: boolean;
+  /** Log sink for one-line messages; default stderr for the CLI, silent for the library. */
+  log?: (line: string) => void;
+  /** Every flag as parsed (names without dashes), for features that read their own flags later. */
+  rawFlags?: ReadonlyMap<string, unknown>;
+}
+
+export interface ResolvedOptions {
+  port: number;
+  bindAddress: string;
+  dataDir: string | undefined;
+  storage: StorageKind;
+  etcdServers: string[];
+  etcdPrefix: string;
+  etcdCaFile?: string;
+  etcdCertFile?: string;
+  etcdKeyFile?: string;
+  kubeconfigPath: string | undefined;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  clientCaFile?: string;
+  tokenAuthFile?: string;
+  anonymousAuth: boolean;
+  authorizationMode: string[];
+  runtimeConfig: Record<string, string>;
+  featureGates: Record<string, boolean>;
+  livezGracePeriodMs: number;
+  shutdownDelayMs: number;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  minRequestTimeoutSeconds: number;
+  controllers: boolean;
+  log: (line: string) => void;
+}
+
+export class OptionsError extends Error {
+  override name = 'OptionsError';
+}
+
+/** Fills defaults and checks combinations; throws OptionsError naming the offending option. */
+export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
+  const etcdServers = o.etcdServers ?? [];
+  const storage: StorageKind = o.storage ?? (etcdServers.length ? 'etcd' : o.dataDir ? 'sqlite' : 'memory');
+  if (storage === 'etcd' && !etcdServers.length) throw new OptionsError('--storage=etcd needs --etcd-servers');
+  if (storage !== 'etcd' && etcdServers.length) throw new OptionsError(`--etcd-servers cannot be combined with --storage=${storage}`);
+  if (storage === 'sqlite' && !o.dataDir) throw new OptionsError('--storage=sqlite needs --data-dir');
+  const port = o.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new OptionsError(`--secure-port ${port} must be between 0 and 65535, inclusive`);
+  if (Boolean(o.tlsCertFile) !== Boolean(o.tlsPrivateKeyFile)) {
+    throw new OptionsError('--tls-cert-file and --tls-private-key-file must be given together');
+  }
+  const dataDir = o.dataDir ? path.resolve(o.dataDir) : undefined;
+  let kubeconfigPath: string | undefined;
+  if (o.writeKubeconfig === false) kubeconfigPath = undefined;
+  else if (o.writeKubeconfig) kubeconfigPath = path.resolve(o.writeKubeconfig);
+  else if (dataDir) kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
+  const authorizationMode = o.authorizationMode?.length ? o.authorizationMode : ['AlwaysAllow'];
+  // kube-apiserver: "AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false."
+  let anonymousAuth = o.anonymousAuth ?? true;
+  if (anonymousAuth && authorizationMode.includes('AlwaysAllow')) anonymousAuth = false;
+  const nonNegative = (name: string, v: number | undefined, def: number): number => {
+    const n = v ?? def;
+    if (!Number.isFinite(n) || n < 0) throw new OptionsError(`${name} must be non-negative, got ${n}`);
+    return n;
+  };
+  return {
+    port,
+    bindAddress: o.bindAddress ?? '127.0.0.1',
+    dataDir,
+    storage,
+    etcdServers,
+    etcdPrefix: o.etcdPrefix ?? '/registry',
+    etcdCaFile: o.etcdCaFile,
+    etcdCertFile: o.etcdCertFile,
+    etcdKeyFile: o.etcdKeyFile,
+    kubeconfigPath,
+    tlsCertFile: o.tlsCertFile,
+    tlsPrivateKeyFile: o.tlsPrivateKeyFile,
+    clientCaFile: o.clientCaFile,
+    tokenAuthFile: o.tokenAuthFile,
+    anonymousAuth,
+    authorizationMode,
+    runtimeConfig: o.runtimeConfig ?? {},
+    featureGates: o.featureGates ?? {},
+    livezGracePeriodMs: nonNegative('--livez-grace-period', o.livezGracePeriodMs, 0),
+    shutdownDelayMs: nonNegative('--shutdown-delay-duration', o.shutdownDelayMs, 0),
+    maxRequestsInflight: nonNegative('--max-requests-inflight', o.maxRequestsInflight, 400),
+    maxMutatingRequestsInflight: nonNegative('--max-mutating-requests-inflight', o.maxMutatingRequestsInflight, 200),
+    minRequestTimeoutSeconds: nonNegative('--min-request-timeout', o.minRequestTimeoutSeconds, 1800),
+    controllers: o.controllers ?? true,
+    log: o.log ?? (() => {}),
+  };
+}
