@@ -1,0 +1,39 @@
+/**
+ * The `--authorization-mode` registry: each mode name maps to a factory. RBAC, Node, Webhook and ABAC slot in
+ * by calling `registerAuthorizationMode` from their own module; until they do, asking for them is refused by
+ * the CLI by name.
+ */
+import type { Authorizer } from './types.ts';
+import { privilegedGroups, unionAuthorizer } from './union.ts';
+
+/** What a mode may need from the server; grows as modes arrive (e.g. the registry for RBAC). */
+export interface AuthorizerDeps {
+  readonly [key: string]: unknown;
+}
+
+export type AuthorizerFactory = (deps: AuthorizerDeps) => Authorizer | Promise<Authorizer>;
+
+const factories = new Map<string, AuthorizerFactory>();
+
+export function registerAuthorizationMode(name: string, factory: AuthorizerFactory): void {
+  factories.set(name, factory);
+}
+
+export function knownAuthorizationModes(): string[] {
+  return [...factories.keys()];
+}
+
+registerAuthorizationMode('AlwaysAllow', () => ({ name: 'AlwaysAllow', authorize: () => ({ kind: 'allow' }) }));
+// kube's alwaysDenyAuthorizer reason, shown after the forbidden message.
+registerAuthorizationMode('AlwaysDeny', () => ({ name: 'AlwaysDeny', authorize: () => ({ kind: 'no-opinion', reason: 'Everything is forbidden.' }) }));
+
+/** Builds the authorizer for `--authorization-mode`: `system:masters` first, then the modes in order. */
+export async function buildAuthorizer(modes: readonly string[], deps: AuthorizerDeps = {}): Promise<Authorizer> {
+  const members: Authorizer[] = [privilegedGroups(['system:masters'])];
+  for (const m of modes) {
+    const f = factories.get(m);
+    if (!f) throw new Error(`--authorization-mode: ${m} authorization is not implemented yet`);
+    members.push(await f(deps));
+  }
+  return unionAuthorizer(members);
+}

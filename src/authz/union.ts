@@ -1,0 +1,30 @@
+/**
+ * Members are asked in order; the first `allow` or `deny` decides. When every member has no opinion the
+ * result is no-opinion with the members' reasons joined by newlines (kube's union authorizer), which the
+ * authorization filter turns into 403 — default deny.
+ */
+import type { Attributes, Authorizer, Decision } from './types.ts';
+
+export function unionAuthorizer(members: readonly Authorizer[]): Authorizer {
+  return {
+    name: members.map((m) => m.name).join(','),
+    async authorize(attrs: Attributes): Promise<Decision> {
+      const reasons: string[] = [];
+      for (const m of members) {
+        const d = await m.authorize(attrs);
+        if (d.kind !== 'no-opinion') return d;
+        if (d.reason) reasons.push(d.reason);
+      }
+      return reasons.length ? { kind: 'no-opinion', reason: reasons.join('\n') } : { kind: 'no-opinion' };
+    },
+  };
+}
+
+/** Allows members of the given groups before any mode is asked (kube's `system:masters` bypass). */
+export function privilegedGroups(groups: readonly string[]): Authorizer {
+  const set = new Set(groups);
+  return {
+    name: 'privileged-groups',
+    authorize: (attrs) => (attrs.user.groups.some((g) => set.has(g)) ? { kind: 'allow' } : { kind: 'no-opinion' }),
+  };
+}
