@@ -3,6 +3,9 @@
  * The negotiation layer (src/endpoints/negotiation) builds richer encoders on top of `respondBytes`.
  */
 import type { RequestContext } from '../server/context.ts';
+import { negotiate } from './negotiation/accept.ts';
+import { encodeAs } from './negotiation/encode.ts';
+import { wantsPretty } from './params.ts';
 import { asStatusError } from './status.ts';
 
 /** Adds the collected `Warning` headers (RFC 7234 §5.5 form kube-apiserver uses). */
@@ -37,8 +40,24 @@ export function respondJson(ctx: RequestContext, code: number, body: unknown, he
   respondBytes(ctx, code, 'application/json', text, headers);
 }
 
-/** Any error → Status body with its code (and headers such as Retry-After). */
+/**
+ * Any error → Status body with its code (and headers such as Retry-After), in the representation the client
+ * accepts as kube's `ErrorNegotiated` does: JSON or YAML (never a Table), pretty for `?pretty` and curl; when
+ * nothing in Accept fits, indented JSON with the error's own code.
+ */
 export function respondError(ctx: RequestContext, err: unknown): void {
   const se = asStatusError(err);
-  respondJson(ctx, se.code, se.toStatus(), se.headers);
+  const status = se.toStatus();
+  const headers: Record<string, string> = { ...(se.headers ?? {}) };
+  const retry = status.details?.retryAfterSeconds;
+  if (retry && !headers['Retry-After']) headers['Retry-After'] = String(retry);
+  const accept = ctx.req.headers['accept'];
+  const neg = negotiate(Array.isArray(accept) ? accept.join(', ') : accept, {});
+  if (!neg) {
+    respondBytes(ctx, se.code, 'application/json', JSON.stringify(status, null, 2), headers);
+    return;
+  }
+  const ua = ctx.req.headers['user-agent'];
+  const pretty = neg.pretty || wantsPretty(ctx.query, Array.isArray(ua) ? ua[0] : ua);
+  respondBytes(ctx, se.code, neg.type, encodeAs(neg.type, status, pretty), headers);
 }

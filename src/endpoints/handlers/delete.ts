@@ -1,0 +1,43 @@
+/**
+ * DELETE of one object. DeleteOptions come from the body when one is sent (then the query is ignored, as in
+ * kube), else from the query. The answer, as kube's generic store gives it:
+ *   - object still there (graceful deletion, finalizers) → 200 with the object (202 when the caller asked
+ *     for `orphanDependents: false`);
+ *   - object gone → the object for resources that return it (`returnDeletedObject`: pods, service accounts,
+ *     …), otherwise `Status{status: Success, details: {name, group, kind: <resource>, uid}}`.
+ */
+import type { KObject, ResourceDef } from '../../api/types.ts';
+import type { RequestContext } from '../../server/context.ts';
+import { decodeOptionsBody, readBody } from '../negotiation/decode.ts';
+import { negotiateResponse, respondResource } from '../negotiation/render.ts';
+import { parseDeleteOptions } from '../params.ts';
+import { opContext, type HandlerScope } from './scope.ts';
+
+/** Optional ResourceDef flag (see the report): kube's `ReturnDeletedObject` per resource. */
+export type ResourceDefWithDelete = ResourceDef & { returnDeletedObject?: boolean };
+
+export async function handleDelete(ctx: RequestContext, s: HandlerScope): Promise<void> {
+  const rep = negotiateResponse(ctx);
+  const body = await readBody(ctx);
+  const opts = parseDeleteOptions(ctx.query, decodeOptionsBody(ctx, body));
+  const { dryRun, ...params } = opts;
+  const result = await s.storage.delete(opContext(ctx, s, { dryRun }), s.name, params);
+  const code = !result.deleted && opts.orphanDependents === false ? 202 : 200;
+  if (!result.deleted || (s.def as ResourceDefWithDelete).returnDeletedObject === true) {
+    await respondResource(ctx, s.render, rep, code, result.object);
+    return;
+  }
+  const status = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: {
+      name: result.object.metadata.name ?? s.name,
+      ...(s.group ? { group: s.group } : {}),
+      kind: s.resource,
+      ...(result.object.metadata.uid ? { uid: result.object.metadata.uid } : {}),
+    },
+  } as unknown as KObject;
+  await respondResource(ctx, s.render, rep, code, status);
+}

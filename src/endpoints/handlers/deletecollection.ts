@@ -1,0 +1,18 @@
+/**
+ * DELETE of a collection: ListOptions (400/422) select what goes, DeleteOptions (body or query) say how.
+ * Answers with the list of deleted objects (kube's generic store: a fresh list, empty list metadata).
+ */
+import type { RequestContext } from '../../server/context.ts';
+import { decodeOptionsBody, readBody } from '../negotiation/decode.ts';
+import { negotiateResponse, respondItems } from '../negotiation/render.ts';
+import { parseDeleteOptions, toListParams, type ListQuery } from '../params.ts';
+import { opContext, type HandlerScope } from './scope.ts';
+
+export async function handleDeleteCollection(ctx: RequestContext, s: HandlerScope, q: ListQuery): Promise<void> {
+  const rep = negotiateResponse(ctx);
+  const body = await readBody(ctx);
+  const opts = parseDeleteOptions(ctx.query, decodeOptionsBody(ctx, body));
+  const { dryRun, ...params } = opts;
+  const items = await s.storage.deleteCollection(opContext(ctx, s, { dryRun }), toListParams(q), params);
+  await respondItems(ctx, s.render, rep, 200, items);
+}

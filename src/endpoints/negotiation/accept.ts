@@ -1,0 +1,172 @@
+/**
+ * Output media type negotiation, as kube-apiserver's `negotiation.NegotiateMediaTypeOptions`:
+ * the `Accept` clauses are ordered by q-value (then specificity), and the first clause that names a type we
+ * serve (exactly, `application/*` or `*∕*`) with acceptable parameters wins. Parameters:
+ *   `as`, `g`, `v`  — a conversion target: `Table` (JSON/YAML only), `PartialObjectMetadata`,
+ *                     `PartialObjectMetadataList`, all in `meta.k8s.io` `v1` or `v1beta1`;
+ *   `stream=watch`  — only for types with a stream form (JSON; YAML has none);
+ *   `pretty=1`, others ignored.
+ * No clause fits → 406. Keelson serves JSON and YAML (protobuf and CBOR are later issues).
+ */
+import { StatusError } from '../status.ts';
+
+export type ServedType = 'application/json' | 'application/yaml';
+
+/** The types we serve, in kube's order; the first is the default. */
+export const SERVED_TYPES: readonly ServedType[] = ['application/json', 'application/yaml'];
+/** Types with a watch stream form (YAML has no stream serializer in kube-apiserver). */
+export const STREAM_TYPES: readonly ServedType[] = ['application/json'];
+
+export type TargetKind = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
+
+export interface ConversionTarget {
+  readonly kind: TargetKind;
+  readonly group: 'meta.k8s.io';
+  readonly version: 'v1' | 'v1beta1';
+}
+
+export interface Negotiated {
+  readonly type: ServedType;
+  readonly target?: ConversionTarget;
+  readonly pretty: boolean;
+  readonly stream?: 'watch';
+}
+
+export interface AcceptClause {
+  type: string;
+  subtype: string;
+  q: number;
+  params: Record<string, string>;
+}
+
+/** Parses an Accept header (RFC 7231 §5.3.2) into clauses sorted by preference. */
+export function parseAccept(header: string): AcceptClause[] {
+  const out: AcceptClause[] = [];
+  for (const part of splitOutsideQuotes(header, ',')) {
+    const pieces = splitOutsideQuotes(part, ';').map((s) => s.trim());
+    const mt = pieces.shift();
+    if (!mt) continue;
+    const slash = mt.indexOf('/');
+    const type = (slash < 0 ? mt : mt.slice(0, slash)).trim().toLowerCase();
+    const subtype = (slash < 0 ? '*' : mt.slice(slash + 1)).trim().toLowerCase();
+    if (!type || !subtype) continue;
+    let q = 1;
+    const params: Record<string, string> = {};
+    for (const p of pieces) {
+      const eq = p.indexOf('=');
+      if (eq < 0) continue;
+      const k = p.slice(0, eq).trim().toLowerCase();
+      let v = p.slice(eq + 1).trim();
+      if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) v = v.slice(1, -1);
+      if (k === 'q') {
+        const n = Number(v);
+        q = Number.isFinite(n) ? n : 0;
+      } else {
+        params[k] = v;
+      }
+    }
+    out.push({ type, subtype, q, params });
+  }
+  const score = (c: AcceptClause) => (c.type === '*' ? 0 : 2) + (c.subtype === '*' ? 0 : 1);
+  // Stable: equal preference keeps the client's order.
+  return out
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => (b.c.q - a.c.q) || (score(b.c) - score(a.c)) || (a.i - b.i))
+    .map((x) => x.c)
+    .filter((c) => c.q > 0);
+}
+
+function splitOutsideQuotes(s: string, sep: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (const ch of s) {
+    if (ch === '"') quoted = !quoted;
+    if (ch === sep && !quoted) {
+      out.push(cur);
+      cur = '';
+    } else {
+      cur += ch;
+    }
+  }
+  out.push(cur);
+  return out;
+}
+
+/** What an endpoint allows: the verb decides whether Table and streams are possible. */
+export interface NegotiateOptions {
+  /** The request is a watch: only stream-capable types; `stream=watch` allowed. */
+  readonly watch?: boolean;
+  /** Conversions are allowed (resource GET/LIST/WATCH and write responses; not for errors). */
+  readonly allowTransform?: boolean;
+  /** Watch-list (`sendInitialEvents` + bookmarks): Table is not offered (kube's watchListEndpointRestrictions). */
+  readonly forbidTable?: boolean;
+}
+
+function targetFrom(params: Record<string, string>): ConversionTarget | undefined | null {
+  const as = params['as'];
+  const g = params['g'];
+  const v = params['v'];
+  if (as === undefined && g === undefined && v === undefined) return undefined;
+  if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) return null;
+  if (as !== 'Table' && as !== 'PartialObjectMetadata' && as !== 'PartialObjectMetadataList') return null;
+  return { kind: as, group: g, version: v };
+}
+
+/**
+ * Picks the representation, or returns undefined when nothing acceptable is offered.
+ * An empty or missing Accept header means JSON.
+ */
+export function negotiate(accept: string | undefined, opts: NegotiateOptions = {}): Negotiated | undefined {
+  const candidates = opts.watch ? STREAM_TYPES : SERVED_TYPES;
+  if (!accept || !accept.trim()) return { type: candidates[0] ?? 'application/json', pretty: false };
+  for (const clause of parseAccept(accept)) {
+    for (const served of candidates) {
+      const [t, st] = served.split('/') as [string, string];
+      const typeMatches = (clause.type === t && (clause.subtype === st || clause.subtype === '*'))
+        || (clause.type === '*' && clause.subtype === '*');
+      if (!typeMatches) continue;
+      const stream = clause.params['stream'];
+      if (stream !== undefined && stream !== '' && (stream !== 'watch' || !STREAM_TYPES.includes(served))) continue;
+      const target = targetFrom(clause.params);
+      if (target === null) continue;
+      if (target) {
+        if (!opts.allowTransform) continue;
+        if (target.kind === 'Table' && opts.forbidTable) continue;
+      }
+      return {
+        type: served,
+        pretty: clause.params['pretty'] === '1',
+        ...(target ? { target } : {}),
+        ...(stream === 'watch' ? { stream: 'watch' as const } : {}),
+      };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The 406 kube-apiserver answers when no clause fits. Its router (go-restful) rejects types it does not
+ * produce at all with "406: Not Acceptable" and the list of representations; a served type with parameters
+ * we cannot honour gets the handler's "only the following media types are accepted" form.
+ */
+export function notAcceptable(accept: string, opts: NegotiateOptions = {}): StatusError {
+  // The router knows every served type (watch routes too); only the handler knows about streams.
+  const anyTypeServed = parseAccept(accept).some((c) => SERVED_TYPES.some((s) => {
+    const [t, st] = s.split('/') as [string, string];
+    return (c.type === t && (c.subtype === st || c.subtype === '*')) || (c.type === '*' && c.subtype === '*');
+  }));
+  if (!anyTypeServed) {
+    return new StatusError(406, 'NotAcceptable',
+      `406: Not Acceptable\n\nAvailable representations: ${SERVED_TYPES.join(', ')}`, {});
+  }
+  const list = opts.watch ? STREAM_TYPES.map((t) => `${t};stream=watch`) : [...SERVED_TYPES];
+  return new StatusError(406, 'NotAcceptable', `only the following media types are accepted: ${list.join(', ')}`);
+}
+
+/** negotiate() or throw the 406. */
+export function negotiateOrThrow(accept: string | undefined, opts: NegotiateOptions = {}): Negotiated {
+  const n = negotiate(accept, opts);
+  if (!n) throw notAcceptable(accept ?? '', opts);
+  return n;
+}

@@ -1,0 +1,281 @@
+/**
+ * Request bodies: read with kube-apiserver's 3 MiB limit, decoded from JSON or YAML, checked against the
+ * endpoint's group/version/kind, with strict-decoding findings (duplicate keys, unknown ObjectMeta keys)
+ * handled per `fieldValidation` exactly as kube's create/update handlers do:
+ *   Strict → 400 `<Kind> in version "<v>" cannot be handled as a <Kind>: strict decoding error: ...`
+ *   Warn   → one `Warning` header per finding; Ignore → silent.
+ */
+import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
+import type { KObject, ResourceDef } from '../../api/types.ts';
+import type { RequestContext } from '../../server/context.ts';
+import { errors, StatusError } from '../status.ts';
+import { JsonSyntaxError, scanJson } from './json-scan.ts';
+
+/** kube-apiserver's default `MaxRequestBodyBytes`. */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+/** Media types accepted for object bodies (create/update). */
+export const INPUT_TYPES = ['application/json', 'application/yaml'] as const;
+export type InputType = (typeof INPUT_TYPES)[number];
+
+/**
+ * Reads the whole body, failing with 413 as soon as it passes `limit` (the rest is discarded, not buffered).
+ */
+export async function readBody(ctx: RequestContext, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+  const req = ctx.req;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return await new Promise<Buffer>((resolve, reject) => {
+    let done = false;
+    const finish = (err?: Error) => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer | string) => {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += b.byteLength;
+      if (size > limit) {
+        // Keep draining so the connection stays usable, but stop keeping bytes.
+        req.resume();
+        finish(errors.requestEntityTooLarge(`Request entity too large: limit is ${limit}`));
+        return;
+      }
+      chunks.push(b);
+    };
+    const onEnd = () => finish();
+    const onError = (e: Error) => finish(e);
+    const onAborted = () => finish(new Error('request aborted'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}
+
+/** The media type of the request body without parameters, lower case; '' when absent. */
+export function contentTypeOf(ctx: RequestContext): string {
+  const raw = ctx.req.headers['content-type'];
+  const v = Array.isArray(raw) ? raw[0] : raw;
+  if (!v) return '';
+  return (v.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/** Content-Type → input type; empty means JSON (kube uses its first serializer); unknown → 415. */
+export function inputTypeOf(ctx: RequestContext): InputType {
+  const ct = contentTypeOf(ctx);
+  if (ct === '' || ct === 'application/json') return 'application/json';
+  if (ct === 'application/yaml') return 'application/yaml';
+  throw errors.unsupportedMediaType([...INPUT_TYPES]);
+}
+
+/** Go's summarizeData: the first 30 bytes, raw for JSON objects, hex otherwise. */
+function summarize(body: Buffer): string {
+  if (body.byteLength === 0) return '<empty>';
+  const max = 30;
+  if (body[0] === 0x7b) return body.byteLength > max ? `${body.subarray(0, max).toString()} ...` : body.toString();
+  return body.byteLength > max ? `${body.subarray(0, max).toString('hex')} ...` : body.toString('hex');
+}
+
+export interface DecodedBody {
+  readonly value: unknown;
+  /** Strict decoding findings (duplicate / unknown fields), in kube's wording without the prefix. */
+  readonly strict: string[];
+}
+
+/** A decoding failure before the kind is known (kube's `couldn't get version/kind` / YAML errors). */
+class BodySyntaxError extends Error {}
+
+/** Source offset of a YAML node (0 when unknown). */
+function offsetOf(node: Node): number {
+  return node.range?.[0] ?? 0;
+}
+
+/**
+ * Parses a body of the given type into a plain value. Syntax errors throw BodySyntaxError with kube's text.
+ * `objectMeta` enables the unknown-ObjectMeta-key check.
+ */
+export function parseBody(body: Buffer, type: InputType, opts: { objectMeta?: boolean } = {}): DecodedBody {
+  const text = body.toString('utf8');
+  if (type === 'application/json') {
+    let scan;
+    try {
+      scan = scanJson(text, opts);
+    } catch (e) {
+      if (e instanceof JsonSyntaxError) throw new BodySyntaxError(`couldn't get version/kind; json parse error: ${e.message}`);
+      throw e;
+    }
+    return { value: JSON.parse(text) as unknown, strict: scan.strict };
+  }
+  // YAML: YAML 1.1 scalars like kube's go-yaml v2; duplicate keys are strict findings, not errors.
+  const docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: false, prettyErrors: false });
+  if (!Array.isArray(docs)) throw new BodySyntaxError('error converting YAML to JSON: yaml: invalid document stream');
+  const real = docs.filter((d) => d.contents !== null || d.errors.length > 0);
+  if (real.length > 1) throw new BodySyntaxError('error converting YAML to JSON: yaml: multiple documents are not supported in one request body');
+  const doc = real[0];
+  if (!doc) return { value: null, strict: [] };
+  const err = doc.errors[0];
+  if (err) {
+    const line = err.linePos?.[0]?.line;
+    const msg = err.message.split('\n')[0] ?? err.message;
+    throw new BodySyntaxError(`error converting YAML to JSON: yaml: ${line !== undefined ? `line ${line}: ` : ''}${msg}`);
+  }
+  const strict: string[] = [];
+  const lineOf = lineCounter(text);
+  const walk = (node: unknown) => {
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        const k = isScalar(pair.key) ? String(pair.key.value) : JSON.stringify(pair.key);
+        if (seen.has(k)) {
+          const off = isScalar(pair.key) ? offsetOf(pair.key) : 0;
+          strict.push(`line ${lineOf(off)}: key ${JSON.stringify(k)} already set in map`);
+        }
+        seen.add(k);
+        walk(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) walk(item);
+    }
+  };
+  walk(doc.contents);
+  const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  // Unknown ObjectMeta keys, found on the JSON form as kube does after YAML→JSON.
+  if (opts.objectMeta) {
+    try {
+      strict.push(...scanJson(JSON.stringify(value ?? null), opts).strict.filter((s) => s.startsWith('unknown field')));
+    } catch {
+      // toJS output always serializes; nothing to report otherwise.
+    }
+  }
+  return { value, strict };
+}
+
+function lineCounter(text: string): (offset: number) => number {
+  const starts: number[] = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return (offset: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+export interface DecodeObjectOptions {
+  readonly def: ResourceDef;
+  /** Kind and apiVersion the endpoint serves (a sub-resource like scale has its own). */
+  readonly kind: string;
+  readonly apiVersion: string;
+  readonly fieldValidation: 'Ignore' | 'Warn' | 'Strict';
+  /** Is this (group, version, kind) known at all? Decides kube's error wording for a foreign kind. */
+  readonly isKnownKind?: (apiVersion: string, kind: string) => boolean;
+  /** Where Warn findings go. */
+  readonly warnings: string[];
+}
+
+function versionOf(apiVersion: string): string {
+  const slash = apiVersion.lastIndexOf('/');
+  return slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+}
+
+function internalGroupName(apiVersion: string): string {
+  const slash = apiVersion.lastIndexOf('/');
+  return slash < 0 ? 'core' : (apiVersion.slice(0, slash).split('.')[0] ?? '');
+}
+
+/**
+ * Decodes an object body for create/update: JSON or YAML, must be an object; a missing `apiVersion` or
+ * `kind` is filled from the endpoint (kube's decoder defaults them); a different kind or version is a 400
+ * in kube's words. Returns a fresh, mutable object.
+ */
+export function decodeObject(body: Buffer, type: InputType, o: DecodeObjectOptions): KObject {
+  let decoded: DecodedBody;
+  try {
+    decoded = parseBody(body, type, { objectMeta: true });
+  } catch (e) {
+    if (e instanceof BodySyntaxError) {
+      throw errors.badRequest(`the object provided is unrecognized (must be of type ${o.kind}): ${e.message} (${summarize(body)})`);
+    }
+    throw e;
+  }
+  const v = decoded.value;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    const t = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v;
+    if (v === null) {
+      throw errors.badRequest(`Object 'Kind' is missing in '${body.toString('utf8').trim()}'`);
+    }
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${o.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${t === 'number' ? 'number' : t} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`
+      + ` (${summarize(body)})`);
+  }
+  const obj = v as Record<string, unknown>;
+  const bodyKind = typeof obj['kind'] === 'string' && obj['kind'] !== '' ? obj['kind'] : o.kind;
+  const bodyApiVersion = typeof obj['apiVersion'] === 'string' && obj['apiVersion'] !== '' ? obj['apiVersion'] : o.apiVersion;
+  if (obj['kind'] !== undefined && typeof obj['kind'] !== 'string') {
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${o.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${typeof obj['kind']} into Go struct field .kind of type string (${summarize(body)})`);
+  }
+  if (obj['apiVersion'] !== undefined && typeof obj['apiVersion'] !== 'string') {
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${o.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${typeof obj['apiVersion']} into Go struct field .apiVersion of type string (${summarize(body)})`);
+  }
+  const known = o.isKnownKind ?? (() => true);
+  if (bodyKind !== o.kind) {
+    const why = known(bodyApiVersion, bodyKind)
+      ? `converting (${bodyApiVersion.includes('/') ? bodyApiVersion.replace('/', '.') : bodyApiVersion}.${bodyKind}) to (${internalGroupName(o.apiVersion)}.${o.kind}): unknown conversion`
+      : `no kind ${JSON.stringify(bodyKind)} is registered for version ${JSON.stringify(bodyApiVersion)} in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`;
+    throw errors.badRequest(`${bodyKind} in version ${JSON.stringify(versionOf(bodyApiVersion))} cannot be handled as a ${o.kind}: ${why}`);
+  }
+  if (bodyApiVersion !== o.apiVersion) {
+    if (!known(bodyApiVersion, bodyKind)) {
+      throw errors.badRequest(`${bodyKind} in version ${JSON.stringify(versionOf(bodyApiVersion))} cannot be handled as a ${o.kind}: no kind ${JSON.stringify(bodyKind)} is registered for version ${JSON.stringify(bodyApiVersion)} in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`);
+    }
+    throw errors.badRequest(`the API version in the data (${bodyApiVersion}) does not match the expected API version (${o.apiVersion})`);
+  }
+  const md = obj['metadata'];
+  if (md !== undefined && md !== null && (typeof md !== 'object' || Array.isArray(md))) {
+    throw errors.badRequest(`${o.kind} in version ${JSON.stringify(versionOf(o.apiVersion))} cannot be handled as a ${o.kind}: json: cannot unmarshal ${Array.isArray(md) ? 'array' : typeof md} into Go struct field ${o.kind}.metadata of type v1.ObjectMeta`);
+  }
+  reportStrict(decoded.strict, o.fieldValidation, o.warnings, `${o.kind} in version ${JSON.stringify(versionOf(o.apiVersion))} cannot be handled as a ${o.kind}`);
+  const out: KObject = { ...obj, apiVersion: bodyApiVersion, kind: bodyKind, metadata: (md ?? {}) as KObject['metadata'] };
+  // Keep kube's field order: kind, apiVersion, metadata first.
+  const { kind, apiVersion, metadata, ...rest } = out;
+  return { kind, apiVersion, metadata, ...rest };
+}
+
+/** Applies a fieldValidation directive to strict findings. */
+export function reportStrict(strict: readonly string[], directive: 'Ignore' | 'Warn' | 'Strict', warnings: string[], prefix: string): void {
+  if (!strict.length || directive === 'Ignore') return;
+  if (directive === 'Warn') {
+    warnings.push(...strict);
+    return;
+  }
+  throw errors.badRequest(`${prefix}: strict decoding error: ${strict.join(', ')}`);
+}
+
+/** Decodes an optional DeleteOptions body (JSON or YAML); undefined for an empty body. */
+export function decodeOptionsBody(ctx: RequestContext, body: Buffer): Record<string, unknown> | undefined {
+  if (body.byteLength === 0) return undefined;
+  const type = inputTypeOf(ctx);
+  let decoded: DecodedBody;
+  try {
+    decoded = parseBody(body, type);
+  } catch (e) {
+    if (e instanceof BodySyntaxError) throw errors.badRequest(e.message);
+    throw e;
+  }
+  const v = decoded.value;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    throw errors.badRequest(`Object 'Kind' is missing in '${body.toString('utf8').trim()}'`);
+  }
+  return v as Record<string, unknown>;
+}
+
+export { BodySyntaxError, StatusError };

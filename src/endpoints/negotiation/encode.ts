@@ -1,0 +1,190 @@
+/**
+ * Serializers and the response writer.
+ *
+ * - JSON: compact with a trailing newline (Go's json.Encoder), or indented for `pretty`.
+ * - YAML: keys sorted, block style, sequences not indented under their key — the shape of sigs.k8s.io/yaml
+ *   (JSON → go-yaml v2) that kube-apiserver answers with.
+ * - Cached objects: the compact encodings are kept in `CachedObject.encoded` by media type, so a revision is
+ *   encoded once however many GETs, LISTs and watchers read it.
+ * - gzip when the client accepts it and the body is over 128 KiB (kube's APIResponseCompression threshold).
+ * - Bodies are written as a list of chunks (cached item encodings), batched, honouring backpressure: a
+ *   10k-item list never becomes one giant string.
+ */
+import { constants as zc, createGzip } from 'node:zlib';
+import { stringify as yamlStringify } from 'yaml';
+import type { CachedObject } from '../../storage/cacher/types.ts';
+import type { RequestContext } from '../../server/context.ts';
+import { warningHeaderValues } from '../respond.ts';
+import type { ServedType } from './accept.ts';
+
+export const GZIP_THRESHOLD_BYTES = 128 * 1024;
+/** Size of the batches handed to the socket when streaming chunk lists. */
+const WRITE_BATCH_BYTES = 64 * 1024;
+
+export function encodeJson(value: unknown, pretty: boolean): Buffer {
+  return Buffer.from(pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`);
+}
+
+export function encodeYaml(value: unknown): Buffer {
+  return Buffer.from(yamlStringify(value, {
+    sortMapEntries: true,
+    indentSeq: false,
+    lineWidth: 0,
+    version: '1.1',
+    aliasDuplicateObjects: false,
+  }));
+}
+
+export function encodeAs(type: ServedType, value: unknown, pretty: boolean): Buffer {
+  return type === 'application/yaml' ? encodeYaml(value) : encodeJson(value, pretty);
+}
+
+/**
+ * The compact JSON of a cached object without trailing newline (for embedding in lists and watch events),
+ * memoized on the object.
+ */
+export function cachedJson(co: CachedObject): Uint8Array {
+  let b = co.encoded.get('application/json');
+  if (!b) {
+    b = Buffer.from(JSON.stringify(co.object));
+    co.encoded.set('application/json', b);
+  }
+  return b;
+}
+
+/** A whole-body encoding of a cached object (JSON with newline or YAML), memoized unless pretty. */
+export function cachedBody(co: CachedObject, type: ServedType, pretty: boolean): Uint8Array {
+  if (type === 'application/json') {
+    if (pretty) return encodeJson(co.object, true);
+    const key = 'application/json+nl';
+    let b = co.encoded.get(key);
+    if (!b) {
+      const j = cachedJson(co);
+      const out = Buffer.allocUnsafe(j.byteLength + 1);
+      out.set(j, 0);
+      out[j.byteLength] = 0x0a;
+      b = out;
+      co.encoded.set(key, b);
+    }
+    return b;
+  }
+  let b = co.encoded.get('application/yaml');
+  if (!b) {
+    b = encodeYaml(co.object);
+    co.encoded.set('application/yaml', b);
+  }
+  return b;
+}
+
+/** Does the client accept gzip (Accept-Encoding, any case, q≠0)? */
+export function acceptsGzip(ctx: RequestContext): boolean {
+  const raw = ctx.req.headers['accept-encoding'];
+  const v = Array.isArray(raw) ? raw.join(',') : raw;
+  if (!v) return false;
+  return v.split(',').some((tok) => {
+    const [name, ...params] = tok.trim().split(';');
+    if ((name ?? '').trim().toLowerCase() !== 'gzip') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}
+
+function baseHeaders(ctx: RequestContext, contentType: string, extra: Record<string, string>): Record<string, string | string[]> {
+  const h: Record<string, string | string[]> = {
+    'Content-Type': contentType,
+    'Cache-Control': 'no-cache, private',
+    'Audit-Id': ctx.auditId,
+    ...extra,
+  };
+  if (ctx.warnings.length) h['Warning'] = warningHeaderValues(ctx.warnings);
+  return h;
+}
+
+async function drain(ctx: RequestContext): Promise<void> {
+  const res = ctx.res as NodeJS.WritableStream & { writableEnded?: boolean; destroyed?: boolean };
+  if (res.destroyed || ctx.signal.aborted) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.removeListener('drain', done);
+      res.removeListener('close', done);
+      ctx.signal.removeEventListener('abort', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+    ctx.signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Writes a response made of chunks (total size known up front). Compresses with gzip (level 1, as kube)
+ * when accepted and over the threshold. Resolves when everything was handed to the socket.
+ */
+export async function writeChunks(ctx: RequestContext, code: number, contentType: string,
+  chunks: readonly Uint8Array[], headers: Record<string, string> = {}): Promise<void> {
+  const res = ctx.res;
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  let total = 0;
+  for (const c of chunks) total += c.byteLength;
+  const h = baseHeaders(ctx, contentType, headers);
+  const head = ctx.req.method === 'HEAD';
+  if (!head && total > GZIP_THRESHOLD_BYTES && acceptsGzip(ctx)) {
+    h['Content-Encoding'] = 'gzip';
+    h['Vary'] = 'Accept-Encoding';
+    res.writeHead(code, h);
+    const gz = createGzip({ level: 1, flush: zc.Z_NO_FLUSH });
+    const out = res as unknown as NodeJS.WritableStream;
+    gz.on('data', (d: Buffer) => {
+      if (!out.write(d)) gz.pause();
+    });
+    out.on('drain', () => gz.resume());
+    const finished = new Promise<void>((resolve) => {
+      gz.on('end', () => {
+        res.end();
+        resolve();
+      });
+      gz.on('error', () => {
+        res.destroy();
+        resolve();
+      });
+    });
+    for (const c of chunks) {
+      if (ctx.signal.aborted) break;
+      if (!gz.write(c)) await new Promise<void>((r) => gz.once('drain', r));
+    }
+    gz.end();
+    await finished;
+    return;
+  }
+  h['Content-Length'] = String(total);
+  res.writeHead(code, h);
+  if (head) {
+    res.end();
+    return;
+  }
+  if (chunks.length === 1) {
+    (res as unknown as { end(b: Uint8Array): void }).end(chunks[0] as Uint8Array);
+    return;
+  }
+  let batch: Uint8Array[] = [];
+  let batchBytes = 0;
+  const flush = async () => {
+    if (!batch.length) return;
+    const buf = batch.length === 1 ? (batch[0] as Uint8Array) : Buffer.concat(batch, batchBytes);
+    batch = [];
+    batchBytes = 0;
+    const ok = (res as unknown as NodeJS.WritableStream).write(buf);
+    if (!ok) await drain(ctx);
+  };
+  for (const c of chunks) {
+    if (ctx.signal.aborted) break;
+    batch.push(c);
+    batchBytes += c.byteLength;
+    if (batchBytes >= WRITE_BATCH_BYTES) await flush();
+  }
+  await flush();
+  res.end();
+}

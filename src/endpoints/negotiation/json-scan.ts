@@ -1,0 +1,208 @@
+/**
+ * A single-pass JSON scanner that does what `JSON.parse` cannot: it reports syntax errors in Go's
+ * encoding/json wording (kube-apiserver puts them into 400 messages clients show) and finds the "strict
+ * decoding" problems kube reports per `fieldValidation`: duplicate keys anywhere (`duplicate field "data.a"`)
+ * and unknown keys where we know the schema — for now ObjectMeta (`unknown field "metadata.foo"`).
+ * Paths follow sigs.k8s.io/json: dotted keys, `[i]` for array items.
+ *
+ * It does not build values (JSON.parse does that, faster); it runs once per request body.
+ */
+
+/** ObjectMeta's JSON fields (k8s.io/apimachinery/pkg/apis/meta/v1 ObjectMeta). */
+const OBJECT_META_FIELDS = new Set([
+  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
+  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers',
+  'managedFields',
+]);
+
+export class JsonSyntaxError extends Error {
+  override name = 'JsonSyntaxError';
+}
+
+export interface ScanResult {
+  /** Strict decoding problems in document order: `duplicate field "x"`, `unknown field "metadata.y"`. */
+  readonly strict: string[];
+}
+
+export interface ScanOptions {
+  /** Check ObjectMeta keys under top-level `metadata` (objects of API kinds). */
+  readonly objectMeta?: boolean;
+}
+
+/** Go's quoteChar: how encoding/json shows the offending character. */
+function quoteChar(c: string): string {
+  if (c === "'") return `'\\''`;
+  if (c === '"') return `'"'`;
+  const q = JSON.stringify(c);
+  return `'${q.slice(1, -1)}'`;
+}
+
+const WS = new Set([' ', '\t', '\n', '\r']);
+
+/** Throws JsonSyntaxError with Go's message on invalid JSON; otherwise returns the strict findings. */
+export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
+  const strict: string[] = [];
+  let i = 0;
+  const n = text.length;
+
+  const fail = (context: string): never => {
+    if (i >= n) throw new JsonSyntaxError('unexpected end of JSON input');
+    throw new JsonSyntaxError(`invalid character ${quoteChar(text[i] as string)} ${context}`);
+  };
+  const skipWs = () => {
+    while (i < n && WS.has(text[i] as string)) i++;
+  };
+
+  const scanString = (): string => {
+    // at opening quote
+    const start = i;
+    i++;
+    let escaped = false;
+    while (true) {
+      if (i >= n) fail('in string literal');
+      const c = text[i] as string;
+      if (c === '"') {
+        i++;
+        break;
+      }
+      if (c === '\\') {
+        escaped = true;
+        i++;
+        if (i >= n) fail('in string escape code');
+        const e = text[i] as string;
+        if ('"\\/bfnrt'.includes(e)) {
+          i++;
+        } else if (e === 'u') {
+          i++;
+          for (let k = 0; k < 4; k++) {
+            if (i >= n || !/[0-9a-fA-F]/.test(text[i] as string)) fail('in \\u hexadecimal character escape');
+            i++;
+          }
+        } else {
+          fail('in string escape code');
+        }
+        continue;
+      }
+      if (c.charCodeAt(0) < 0x20) fail('in string literal');
+      i++;
+    }
+    const raw = text.slice(start + 1, i - 1);
+    return escaped ? (JSON.parse(text.slice(start, i)) as string) : raw;
+  };
+
+  const scanLiteral = (word: string) => {
+    for (let k = 0; k < word.length; k++) {
+      if (i >= n) fail('');
+      if (text[i] !== word[k]) fail(`in literal ${word} (expecting ${quoteChar(word[k] as string)})`);
+      i++;
+    }
+  };
+
+  const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+
+  const scanNumber = () => {
+    if (text[i] === '-') {
+      i++;
+      if (i >= n) fail('');
+      if (!isDigit(text[i])) fail('in numeric literal');
+    }
+    if (text[i] === '0') {
+      i++;
+    } else {
+      while (isDigit(text[i])) i++;
+    }
+    if (text[i] === '.') {
+      i++;
+      if (i >= n) fail('');
+      if (!isDigit(text[i])) fail('after decimal point in numeric literal');
+      while (isDigit(text[i])) i++;
+    }
+    if (text[i] === 'e' || text[i] === 'E') {
+      i++;
+      if (text[i] === '+' || text[i] === '-') i++;
+      if (i >= n) fail('');
+      if (!isDigit(text[i])) fail('in exponent of numeric literal');
+      while (isDigit(text[i])) i++;
+    }
+  };
+
+  const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
+
+  const scanValue = (path: string, depth: number): void => {
+    if (depth > 10000) throw new JsonSyntaxError('exceeded max depth');
+    skipWs();
+    if (i >= n) fail('');
+    const c = text[i] as string;
+    if (c === '{') {
+      i++;
+      skipWs();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      const seen = new Set<string>();
+      const checkMeta = opts.objectMeta === true && path === 'metadata';
+      while (true) {
+        skipWs();
+        if (text[i] !== '"') fail('looking for beginning of object key string');
+        const key = scanString();
+        const p = join(path, key);
+        if (seen.has(key)) strict.push(`duplicate field ${JSON.stringify(p)}`);
+        else seen.add(key);
+        if (checkMeta && !OBJECT_META_FIELDS.has(key)) strict.push(`unknown field ${JSON.stringify(p)}`);
+        skipWs();
+        if (text[i] !== ':') fail('after object key');
+        i++;
+        scanValue(p, depth + 1);
+        skipWs();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
+        fail('after object key:value pair');
+      }
+    }
+    if (c === '[') {
+      i++;
+      skipWs();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (let idx = 0; ; idx++) {
+        scanValue(`${path}[${idx}]`, depth + 1);
+        skipWs();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
+        fail('after array element');
+      }
+    }
+    if (c === '"') {
+      scanString();
+      return;
+    }
+    if (c === '-' || isDigit(c)) {
+      scanNumber();
+      return;
+    }
+    if (c === 't') return scanLiteral('true');
+    if (c === 'f') return scanLiteral('false');
+    if (c === 'n') return scanLiteral('null');
+    fail('looking for beginning of value');
+  };
+
+  scanValue('', 0);
+  skipWs();
+  if (i < n) fail('after top-level value');
+  return { strict };
+}

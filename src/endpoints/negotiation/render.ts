@@ -1,0 +1,134 @@
+/**
+ * Turning handler results into responses: negotiate once per request (`negotiateResponse`), then write
+ * one object (`respondResource`), a list (`respondList`), or a plain value (`respondObject`, for endpoints
+ * without conversions). Conversions (Table, PartialObjectMetadata[List]) happen here, never for `Status`
+ * bodies (kube leaves those untouched).
+ */
+import type { KObject, ListMeta, ResourceDef } from '../../api/types.ts';
+import type { ListResult } from '../../registry/rest.ts';
+import type { RequestContext } from '../../server/context.ts';
+import type { CachedObject } from '../../storage/cacher/types.ts';
+import { parseIncludeObject, wantsPretty } from '../params.ts';
+import { negotiateOrThrow, type Negotiated, type NegotiateOptions } from './accept.ts';
+import { cachedBody, cachedJson, encodeAs, writeChunks } from './encode.ts';
+import { partialListOfObjectError, partialObjectMetadata, partialObjectMetadataList, partialOfListError } from './partial.ts';
+import { listMetaOf, listToTable, objectToTable, type IncludeObject } from './table.ts';
+
+/** What the endpoint serves: used for list kinds and error wording. */
+export interface RenderScope {
+  readonly def: ResourceDef;
+  /** Kind/apiVersion of the objects this endpoint returns (a sub-resource may differ from def.kind). */
+  readonly kind: string;
+  readonly apiVersion: string;
+  readonly group: string;
+}
+
+/** The negotiated representation of one request. */
+export interface Representation {
+  readonly neg: Negotiated;
+  readonly pretty: boolean;
+  readonly includeObject: IncludeObject;
+}
+
+function header(ctx: RequestContext, name: string): string | undefined {
+  const v = ctx.req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+export function negotiateResponse(ctx: RequestContext, opts: Omit<NegotiateOptions, 'allowTransform'> = {}): Representation {
+  const neg = negotiateOrThrow(header(ctx, 'accept'), { ...opts, allowTransform: true });
+  const pretty = neg.pretty || wantsPretty(ctx.query, header(ctx, 'user-agent'));
+  const includeObject = neg.target?.kind === 'Table' ? parseIncludeObject(ctx.query) : 'Metadata';
+  return { neg, pretty, includeObject };
+}
+
+function isCached(x: unknown): x is CachedObject {
+  return typeof x === 'object' && x !== null && 'kv' in x && 'encoded' in x && 'object' in x;
+}
+
+function isStatus(x: unknown): boolean {
+  return typeof x === 'object' && x !== null && (x as { kind?: unknown }).kind === 'Status'
+    && (x as { apiVersion?: unknown }).apiVersion === 'v1';
+}
+
+/** Converts one object as the representation asks (throws kube's 406 for list-only targets). */
+export function transformObject(scope: RenderScope, rep: Representation, obj: KObject, noHeaders = false): unknown {
+  const t = rep.neg.target;
+  if (!t || isStatus(obj)) return obj;
+  switch (t.kind) {
+    case 'Table': return objectToTable(scope.def, obj, { version: t.version, includeObject: rep.includeObject, noHeaders });
+    case 'PartialObjectMetadata': return partialObjectMetadata(obj, t.version);
+    default: throw partialListOfObjectError(scope.group, scope.kind);
+  }
+}
+
+/** One object (or a Status) with the given code. */
+export async function respondResource(ctx: RequestContext, scope: RenderScope, rep: Representation, code: number,
+  result: KObject | CachedObject): Promise<void> {
+  const type = rep.neg.type;
+  if (isCached(result) && !rep.neg.target) {
+    await writeChunks(ctx, code, type, [cachedBody(result, type, rep.pretty)]);
+    return;
+  }
+  const obj = isCached(result) ? result.object : result;
+  const value = transformObject(scope, rep, obj);
+  await writeChunks(ctx, code, type, [encodeAs(type, value, rep.pretty)]);
+}
+
+const COMMA = Buffer.from(',');
+
+/** A list result: streamed from cached item encodings for compact JSON; built for YAML, pretty and conversions. */
+export async function respondList(ctx: RequestContext, scope: RenderScope, rep: Representation, result: ListResult): Promise<void> {
+  const type = rep.neg.type;
+  const meta = {
+    resourceVersion: result.resourceVersion,
+    ...(result.continue ? { continue: result.continue } : {}),
+    ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
+  };
+  const t = rep.neg.target;
+  if (t) {
+    const items = result.items.map((i) => i.object);
+    let value: unknown;
+    if (t.kind === 'Table') value = listToTable(scope.def, items, meta, { version: t.version, includeObject: rep.includeObject });
+    else if (t.kind === 'PartialObjectMetadataList') value = partialObjectMetadataList(items, meta, t.version);
+    else throw partialOfListError(scope.group, scope.def.listKind);
+    await writeChunks(ctx, 200, type, [encodeAs(type, value, rep.pretty)]);
+    return;
+  }
+  const head = { kind: scope.def.listKind, apiVersion: scope.apiVersion, metadata: meta };
+  if (type !== 'application/json' || rep.pretty) {
+    await writeChunks(ctx, 200, type, [encodeAs(type, { ...head, items: result.items.map((i) => i.object) }, rep.pretty)]);
+    return;
+  }
+  const open = JSON.stringify(head);
+  const chunks: Uint8Array[] = [Buffer.from(`${open.slice(0, -1)},"items":[`)];
+  result.items.forEach((item, i) => {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(cachedJson(item));
+  });
+  chunks.push(Buffer.from(']}\n'));
+  await writeChunks(ctx, 200, type, chunks);
+}
+
+/** A list built from plain objects (deletecollection's answer: list metadata is empty there). */
+export async function respondItems(ctx: RequestContext, scope: RenderScope, rep: Representation, code: number,
+  items: readonly KObject[], meta: ListMeta = {}): Promise<void> {
+  const type = rep.neg.type;
+  const t = rep.neg.target;
+  let value: unknown;
+  if (!t) value = { kind: scope.def.listKind, apiVersion: scope.apiVersion, metadata: listMetaOf(meta), items };
+  else if (t.kind === 'Table') value = listToTable(scope.def, items, meta, { version: t.version, includeObject: rep.includeObject });
+  else if (t.kind === 'PartialObjectMetadataList') value = partialObjectMetadataList(items, meta, t.version);
+  else throw partialOfListError(scope.group, scope.def.listKind);
+  await writeChunks(ctx, code, type, [encodeAs(type, value, rep.pretty)]);
+}
+
+/**
+ * A plain value in JSON or YAML per Accept (no conversions), `?pretty` honoured, gzip when large.
+ * For endpoints that are not resources (discovery, version) and for Status bodies.
+ */
+export async function respondObject(ctx: RequestContext, code: number, obj: unknown, headers: Record<string, string> = {}): Promise<void> {
+  const neg = negotiateOrThrow(header(ctx, 'accept'), {});
+  const pretty = neg.pretty || wantsPretty(ctx.query, header(ctx, 'user-agent'));
+  await writeChunks(ctx, code, neg.type, [encodeAs(neg.type, obj, pretty)], headers);
+}
