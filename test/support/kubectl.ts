@@ -103,11 +103,11 @@ export function kubectlBackground(args: string[], opts: { kubeconfig: string }) 
     pid: child.pid!,
     output: () => stdout,
     errors: () => stderr,
-    /** Resolves when stdout matches, rejects after the timeout (with what was read). */
-    async waitFor(re: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+    /** Resolves when stdout (or stderr) matches, rejects after the timeout (with what was read). */
+    async waitFor(re: RegExp, timeoutMs = 20_000, stream: 'stdout' | 'stderr' = 'stdout'): Promise<RegExpMatchArray> {
       const end = Date.now() + timeoutMs;
       for (;;) {
-        const m = stdout.match(re);
+        const m = (stream === 'stdout' ? stdout : stderr).match(re);
         if (m) return m;
         if (Date.now() > end) throw new Error(`kubectl ${args.join(' ')}: ${re} not seen within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`);
         await new Promise((r) => setTimeout(r, 25));
