@@ -1,0 +1,134 @@
+/**
+ * CREATE (POST, and PUT of a missing object when the kind allows it). Steps in kube-apiserver's order:
+ * system fields (uid, creationTimestamp, generated name) → BeforeCreate (namespace match, strategy prepare,
+ * validation, warnings, canonicalize) → NamespaceLifecycle (namespace exists, not terminating) → storage.
+ * A generated name that collides is retried with a new one (RetryGenerateName: up to 8 attempts).
+ */
+import type { KObject, StrategyContext } from '../api/types.ts';
+import { errors, StatusError, type FieldError } from '../endpoints/status.ts';
+import type { OpContext } from './rest.ts';
+import { recordWrite } from './managed-fields.ts';
+import { clone, generateName, newUid, rfc3339 } from './object-utils.ts';
+import { toStatusError } from './storage-errors.ts';
+import type { StoreCore } from './store-core.ts';
+import { hasSubresource, resetStatusOnCreate } from './strategy.ts';
+import { nameValidator } from './validation/names.ts';
+import { validateObjectMeta } from './validation/object-meta.ts';
+
+const MAX_NAME_GENERATION_ATTEMPTS = 8;
+
+export function strategyContext(ctx: OpContext): StrategyContext {
+  return { user: ctx.user, namespace: ctx.namespace, subresource: ctx.subresource, dryRun: ctx.dryRun };
+}
+
+/** EnsureObjectNamespaceMatchesRequestNamespace for the resource's scope. */
+export function ensureNamespace(core: StoreCore, ctx: OpContext, obj: KObject): void {
+  const expected = core.def.namespaced ? ctx.namespace : '';
+  const actual = obj.metadata.namespace ?? '';
+  if (actual === expected) return;
+  if (actual === '') obj.metadata.namespace = expected;
+  else if (expected === '') delete obj.metadata.namespace;
+  else throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+}
+
+/**
+ * Everything before the storage write: returns the object to store. `input` is not modified.
+ * `now` is shared by the timestamp and managedFields.
+ */
+export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, now: Date): KObject {
+  const def = core.def;
+  const obj = clone(input);
+  if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
+  obj.apiVersion = core.apiVersion();
+  obj.kind = def.kind;
+  const meta = obj.metadata;
+  // FillObjectMetaSystemFields + name generation.
+  meta.creationTimestamp = rfc3339(now);
+  meta.uid = newUid();
+  if (meta.generateName && !meta.name) meta.name = generateName(meta.generateName);
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  ensureNamespace(core, ctx, obj);
+  const strategy = core.strategy;
+  if (strategy.tracksGeneration) meta.generation = 1;
+  const sctx = strategyContext(ctx);
+  if (hasSubresource(def, 'status')) resetStatusOnCreate(obj);
+  strategy.prepareForCreate?.(obj, sctx);
+  strategy.defaults?.(obj);
+  const errs: FieldError[] = [
+    ...validateObjectMeta(obj.metadata, def.namespaced, nameValidator(def.nameRule)),
+    ...(strategy.validate?.(obj, sctx) ?? []),
+  ];
+  if (errs.length) throw errors.invalid(core.kind(obj.metadata.name ?? ''), errs);
+  for (const w of strategy.warnings?.(obj, undefined) ?? []) ctx.warnings.push(w);
+  strategy.canonicalize?.(obj);
+  recordWrite(obj, { manager: ctx.fieldManager, apiVersion: core.apiVersion(), subresource: ctx.subresource, time: rfc3339(now), old: undefined });
+  return obj;
+}
+
+/** NamespaceLifecycle admission for creates of namespaced objects. */
+export async function checkNamespaceForCreate(core: StoreCore, ctx: OpContext, obj: KObject): Promise<void> {
+  if (!core.def.namespaced || !core.namespaces) return;
+  const nsName = obj.metadata.namespace ?? '';
+  if (!nsName) return;
+  const ns = await core.namespaces(nsName);
+  if (!ns) throw errors.notFound({ kind: 'namespaces', name: nsName });
+  const phase = (ns['status'] as { phase?: string } | undefined)?.phase;
+  if (ns.metadata.deletionTimestamp || phase === 'Terminating') {
+    const message = `unable to create new content in namespace ${nsName} because it is being terminated`;
+    const q = core.resource(obj.metadata.name ?? '');
+    const err = errors.forbidden(q, message);
+    err.details!.causes = [{ reason: 'NamespaceTerminating', message, field: 'metadata.namespace' }];
+    throw err;
+  }
+}
+
+/** TTL for kinds kube stores with a lease: events live an hour (--event-ttl default). */
+function ttlFor(core: StoreCore): number | undefined {
+  return core.def.storagePrefix === '/registry/events/' ? 3600 : undefined;
+}
+
+/** Writes a prepared object; AlreadyExists (with kube's message variants) when the key is taken. */
+export async function writeCreate(core: StoreCore, ctx: OpContext, obj: KObject): Promise<{ ok: true; object: KObject } | { ok: false; error: StatusError }> {
+  const name = obj.metadata.name!;
+  const key = core.key({ ...ctx, namespace: obj.metadata.namespace ?? '' }, name);
+  const ttl = ttlFor(core);
+  let res;
+  try {
+    res = await core.writer(ctx).create(key, core.encode(obj), ttl ? { ttlSeconds: ttl } : undefined);
+  } catch (e) {
+    throw toStatusError(e, { op: 'create', resource: core.def.resource, group: core.def.group });
+  }
+  if (res.succeeded) return { ok: true, object: core.decode(res.kv) };
+  let error = errors.alreadyExists(core.resource(name));
+  if (obj.metadata.generateName) {
+    const q = core.resource(name);
+    error = new StatusError(409, 'AlreadyExists',
+      `${q.group ? `${q.kind}.${q.group}` : q.kind} ${JSON.stringify(name)} already exists, the server was not able to generate a unique name for the object`,
+      { name, ...(q.group ? { group: q.group } : {}), kind: q.kind, retryAfterSeconds: 1 });
+  }
+  if (res.current && core.decode(res.current).metadata.deletionTimestamp) {
+    error = new StatusError(error.code, error.reason, `object is being deleted: ${error.message}`, error.details);
+  }
+  return { ok: false, error };
+}
+
+export async function createObject(core: StoreCore, ctx: OpContext, input: KObject): Promise<KObject> {
+  const generated = !!input.metadata?.generateName && !input.metadata?.name;
+  const attempts = generated ? MAX_NAME_GENERATION_ATTEMPTS : 1;
+  let lastError: StatusError | undefined;
+  for (let i = 0; i < attempts; i++) {
+    const now = core.now();
+    const obj = prepareCreate(core, ctx, input, now);
+    await checkNamespaceForCreate(core, ctx, obj);
+    if (!ctx.dryRun && input.metadata?.resourceVersion) {
+      // etcd3 store's ErrResourceVersionSetOnCreate, which kube answers as a bare 500.
+      throw new StatusError(500, '', 'resourceVersion should not be set on objects to be created');
+    }
+    const res = await writeCreate(core, ctx, obj);
+    if (res.ok) return res.object;
+    lastError = res.error;
+  }
+  throw lastError!;
+}

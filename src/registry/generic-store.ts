@@ -1,0 +1,124 @@
+/**
+ * One `RestStorage` per served resource: every verb with kube-apiserver's API-machinery rules. The verbs live
+ * in their own files (create.ts, update.ts, get-list.ts, watch.ts, delete.ts); sub-resources are addressed by
+ * `ctx.subresource` on the same storage: `status` (same object, status-only writes), `scale` (autoscaling/v1
+ * Scale over spec.replicas, src/registry/special/scale.ts). Special REST (namespaces) subclasses this.
+ */
+import type { KObject, ResourceDef } from '../api/types.ts';
+import { errors } from '../endpoints/status.ts';
+import type { CachedObject, ObjectWatch, ObjectWatchSink } from '../storage/cacher/types.ts';
+import type {
+  DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestStorage, UpdateFn, WatchParams,
+  WriteParams,
+} from './rest.ts';
+import { createObject } from './create.ts';
+import { deleteObject } from './delete.ts';
+import { getObject, listObjects } from './get-list.ts';
+import { scaleGet, scaleUpdate } from './special/scale.ts';
+import { StoreCore, type StoreCoreOptions } from './store-core.ts';
+import { updateLoop, type UpdateLoopOptions } from './update.ts';
+import { validateDeleteParams, validateListParams } from './options.ts';
+import { watchObjects } from './watch.ts';
+
+export type GenericStoreOptions = StoreCoreOptions;
+
+export class GenericStore implements RestStorage {
+  protected readonly core: StoreCore;
+
+  constructor(opts: GenericStoreOptions) {
+    this.core = new StoreCore(opts);
+  }
+
+  get def(): ResourceDef {
+    return this.core.def;
+  }
+
+  /** Rejects sub-resources this resource does not declare (the HTTP layer normally filters them first). */
+  protected checkSubresource(ctx: OpContext, allowed: readonly string[]): void {
+    if (ctx.subresource === '') return;
+    const declared = (this.def.subresources ?? []).some((s) => s.name === ctx.subresource);
+    if (!declared || !allowed.includes(ctx.subresource)) {
+      throw errors.notFound({ kind: `${this.def.resource}/${ctx.subresource}`, ...(this.def.group ? { group: this.def.group } : {}) });
+    }
+  }
+
+  /** Extra update rules special REST adds per sub-resource. */
+  protected updateHooks(_ctx: OpContext): Pick<UpdateLoopOptions, 'afterPrepare' | 'shouldDelete'> {
+    return {};
+  }
+
+  async get(ctx: OpContext, name: string, params: GetParams): Promise<CachedObject> {
+    this.checkSubresource(ctx, ['status', 'scale']);
+    if (ctx.subresource === 'scale') return scaleGet(this.core, ctx, name, params);
+    return getObject(this.core, ctx, name, params);
+  }
+
+  list(ctx: OpContext, params: ListParams): Promise<ListResult> {
+    this.checkSubresource(ctx, []);
+    return listObjects(this.core, ctx, params);
+  }
+
+  watch(ctx: OpContext, params: WatchParams, sink: ObjectWatchSink): Promise<ObjectWatch> {
+    this.checkSubresource(ctx, []);
+    return watchObjects(this.core, ctx, params, sink);
+  }
+
+  create(ctx: OpContext, obj: KObject, _params: WriteParams): Promise<KObject> {
+    this.checkSubresource(ctx, []);
+    return createObject(this.core, ctx, obj);
+  }
+
+  async update(ctx: OpContext, name: string, obj: KObject, _params: WriteParams): Promise<{ object: KObject; created: boolean }> {
+    this.checkSubresource(ctx, ['status', 'scale']);
+    if (ctx.subresource === 'scale') return scaleUpdate(this.core, ctx, name, () => obj, { requireResourceVersion: false });
+    return updateLoop(this.core, ctx, name, () => obj, {
+      requireResourceVersion: true,
+      allowCreate: false,
+      ...(ctx.subresource !== '' ? { neverCreate: true } : {}),
+      ...this.updateHooks(ctx),
+    });
+  }
+
+  async guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean }): Promise<{ object: KObject; created: boolean }> {
+    this.checkSubresource(ctx, ['status', 'scale']);
+    if (ctx.subresource === 'scale') return scaleUpdate(this.core, ctx, name, mutate, { requireResourceVersion: false });
+    return updateLoop(this.core, ctx, name, mutate, {
+      requireResourceVersion: false,
+      allowCreate: ctx.subresource === '' && params.allowCreate === true,
+      ...(ctx.subresource !== '' ? { neverCreate: true } : {}),
+      ...this.updateHooks(ctx),
+    });
+  }
+
+  delete(ctx: OpContext, name: string, params: DeleteParams): Promise<DeleteResult> {
+    this.checkSubresource(ctx, []);
+    return deleteObject(this.core, ctx, name, params);
+  }
+
+  /**
+   * Lists (with the given selectors, all pages) and deletes each item with the same options. Items deleted by
+   * someone else meanwhile are skipped. Returns the items as listed (kube answers with that list).
+   */
+  async deleteCollection(ctx: OpContext, list: ListParams, params: DeleteParams): Promise<KObject[]> {
+    this.checkSubresource(ctx, []);
+    validateListParams(list);
+    validateDeleteParams(params);
+    const items: KObject[] = [];
+    let page: ListParams = { ...list };
+    for (;;) {
+      const res = await this.list(ctx, page);
+      for (const item of res.items) {
+        const itemCtx: OpContext = { ...ctx, namespace: item.object.metadata.namespace ?? ctx.namespace };
+        try {
+          await this.delete(itemCtx, item.object.metadata.name ?? '', params);
+        } catch (e) {
+          if ((e as { code?: number }).code !== 404) throw e;
+        }
+        items.push(item.object);
+      }
+      if (list.limit || !res.continue) break;
+      page = { ...list, continue: res.continue, resourceVersion: '', resourceVersionMatch: '' };
+    }
+    return items;
+  }
+}

@@ -1,0 +1,61 @@
+/** GET of one object and LIST of a collection (resourceVersion table, selectors, chunking with continue tokens). */
+import { makePredicate } from '../api/selectors/predicate.ts';
+import { errors } from '../endpoints/status.ts';
+import type { CachedObject, ObjectListOptions, SelectionPredicate } from '../storage/cacher/types.ts';
+import type { GetParams, ListParams, ListResult, OpContext } from './rest.ts';
+import { allowedFieldKeys } from './codec.ts';
+import { continueAfter } from './continue-token.ts';
+import { planList, readAtForGet, validateListParams } from './options.ts';
+import { toStatusError } from './storage-errors.ts';
+import type { StoreCore } from './store-core.ts';
+
+export async function getObject(core: StoreCore, ctx: OpContext, name: string, params: GetParams): Promise<CachedObject> {
+  const read = readAtForGet(params.resourceVersion);
+  let found: CachedObject | undefined;
+  try {
+    found = await core.reader.get(core.key(ctx, name), { read });
+  } catch (e) {
+    throw toStatusError(e, { op: 'get' });
+  }
+  if (!found) throw errors.notFound(core.resource(name));
+  return found;
+}
+
+export function predicateFor(core: StoreCore, p: { labelSelector?: string; fieldSelector?: string }): SelectionPredicate {
+  return makePredicate({
+    ...(p.labelSelector !== undefined ? { labelSelector: p.labelSelector } : {}),
+    ...(p.fieldSelector !== undefined ? { fieldSelector: p.fieldSelector } : {}),
+    allowedFields: allowedFieldKeys(core.def),
+  });
+}
+
+export async function listObjects(core: StoreCore, ctx: OpContext, params: ListParams): Promise<ListResult> {
+  validateListParams(params);
+  const prefix = core.prefix(ctx);
+  const plan = planList(params, prefix);
+  const predicate = predicateFor(core, params);
+  // kube treats limit <= 0 as "no limit".
+  const limit = params.limit && params.limit > 0 ? Math.floor(params.limit) : 0;
+  const opts: ObjectListOptions = {
+    read: plan.read,
+    ...(limit ? { limit } : {}),
+    // Tokens carry "<last key>\0" (inclusive start); the reader takes the last key itself (exclusive).
+    ...(plan.startKey !== undefined ? { afterKey: plan.startKey.endsWith('\0') ? plan.startKey.slice(0, -1) : plan.startKey } : {}),
+    ...(predicate.empty ? {} : { predicate }),
+  };
+  let res;
+  try {
+    res = await core.reader.list(prefix, opts);
+  } catch (e) {
+    throw toStatusError(e, { op: 'list', continuing: plan.continuing });
+  }
+  const out: { items: CachedObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
+    items: res.items,
+    resourceVersion: String(res.revision),
+  };
+  if (limit && res.lastKey !== undefined) {
+    out.continue = continueAfter(res.lastKey, prefix, res.revision);
+    if (predicate.empty && res.remaining !== undefined) out.remainingItemCount = res.remaining;
+  }
+  return out;
+}

@@ -1,0 +1,179 @@
+/**
+ * The registry: one `GenericStore` (or special REST) per served, non-virtual ResourceDef, with one reader per
+ * storage prefix shared by every def stored there (core `events` and `events.k8s.io/v1` share
+ * `/registry/events/` and so one watch cache). Readers are watch caches (`Cacher`) by default, or
+ * `DirectReader`s (`cache: false`). Defs the catalog adds later (CRDs) get their storage as soon as they are
+ * added; their first requests wait for the cache to load.
+ *
+ * Lifecycle: `createRegistry` resolves once every cache has loaded; `stop()` stops all caches (watchers end).
+ */
+import type { KObject, ResourceDef } from '../api/types.ts';
+import { Cacher, type CacherOptions } from '../storage/cacher/cacher.ts';
+import { DirectReader } from '../storage/cacher/direct-reader.ts';
+import type { ObjectCodec, ObjectReader } from '../storage/cacher/types.ts';
+import type { Store } from '../storage/interface.ts';
+import type { RestRegistry, RestStorage } from './rest.ts';
+import { createCodec, objectKey } from './codec.ts';
+import { GenericStore, type GenericStoreOptions } from './generic-store.ts';
+import { LazyReader } from './lazy-reader.ts';
+import { NamespaceStore } from './special/namespaces.ts';
+import type { NamespaceLookup } from './store-core.ts';
+
+/** What the registry needs from the catalog (src/api/catalog.ts `Catalog` fits). */
+export interface CatalogLike {
+  all(): readonly ResourceDef[];
+  lookup(group: string, version: string, resource: string): ResourceDef | undefined;
+  onChange?(cb: (c: { type: 'added' | 'removed'; def: ResourceDef }) => void): () => void;
+}
+
+export interface RegistryOptions {
+  readonly catalog: CatalogLike;
+  readonly store: Store;
+  /** Serve reads and watches from watch caches (default true); false reads the store directly. */
+  readonly cache?: boolean;
+  /** Options for every watch cache (window, bookmark interval, timeouts). */
+  readonly cacher?: Omit<CacherOptions, 'store' | 'prefix' | 'codec'>;
+  /** --enable-garbage-collector (default true): deletes add orphan/foregroundDeletion finalizers as asked. */
+  readonly garbageCollection?: boolean;
+  /** The WatchList feature (sendInitialEvents), default true. */
+  readonly watchList?: boolean;
+  /** Clock for timestamps (tests). */
+  readonly now?: () => Date;
+}
+
+export interface Registry extends RestRegistry {
+  stop(): Promise<void>;
+  storageFor(def: ResourceDef): RestStorage;
+}
+
+interface PrefixEntry {
+  reader: LazyReader;
+  stop: () => Promise<void>;
+  users: number;
+}
+
+const dkey = (g: string, v: string, r: string) => `${g}/${v}/${r}`;
+
+/** Selectable fields of every def sharing the prefix (they share one cache, hence one codec). */
+function codecFor(defs: readonly ResourceDef[]): ObjectCodec {
+  const selectableFields: NonNullable<ResourceDef['selectableFields']> = {};
+  for (const d of defs) Object.assign(selectableFields, d.selectableFields ?? {});
+  return createCodec({ selectableFields });
+}
+
+class RegistryImpl implements Registry {
+  private readonly storages = new Map<string, RestStorage>();
+  private readonly byDef = new Map<ResourceDef, RestStorage>();
+  private readonly prefixes = new Map<string, PrefixEntry>();
+  private unsubscribe: (() => void) | undefined;
+  private stopped = false;
+
+  constructor(private readonly opts: RegistryOptions) {}
+
+  async init(): Promise<void> {
+    const defs = this.opts.catalog.all().filter((d) => !d.virtual);
+    const groups = new Map<string, ResourceDef[]>();
+    for (const d of defs) groups.set(d.storagePrefix, [...(groups.get(d.storagePrefix) ?? []), d]);
+    for (const [prefix, list] of groups) this.openPrefix(prefix, list);
+    for (const d of defs) this.addDef(d);
+    this.unsubscribe = this.opts.catalog.onChange?.((c) => {
+      if (c.type === 'added' && !c.def.virtual) {
+        if (!this.prefixes.has(c.def.storagePrefix)) this.openPrefix(c.def.storagePrefix, [c.def]);
+        this.addDef(c.def);
+      } else if (c.type === 'removed') {
+        void this.removeDef(c.def);
+      }
+    });
+    // Fail fast (and clean up) when a cache cannot load.
+    try {
+      await Promise.all([...this.prefixes.values()].map((p) => p.reader.ready()));
+    } catch (e) {
+      await this.stop();
+      throw e;
+    }
+  }
+
+  private openPrefix(prefix: string, defs: readonly ResourceDef[]): void {
+    const codec = codecFor(defs);
+    const { store } = this.opts;
+    let started: Promise<ObjectReader>;
+    let stop: () => Promise<void>;
+    if (this.opts.cache ?? true) {
+      const cacher = Cacher.start({ ...(this.opts.cacher ?? {}), store, prefix, codec });
+      started = cacher;
+      stop = async () => {
+        const c = await cacher.catch(() => undefined);
+        await c?.stop();
+      };
+    } else {
+      started = Promise.resolve(new DirectReader({ store, codec }));
+      stop = () => Promise.resolve();
+    }
+    this.prefixes.set(prefix, { reader: new LazyReader(started), stop, users: 0 });
+  }
+
+  private namespaceLookup(): NamespaceLookup {
+    return async (name) => {
+      const nsDef = this.opts.catalog.lookup('', 'v1', 'namespaces');
+      const entry = nsDef && this.prefixes.get(nsDef.storagePrefix);
+      if (!nsDef || !entry) return undefined;
+      const key = objectKey(nsDef, '', name);
+      // The cache first (cheap); a miss is confirmed with a consistent read (it may have just been created).
+      const hit = (await entry.reader.get(key, { read: { kind: 'any' } })) ?? (await entry.reader.get(key, { read: { kind: 'consistent' } }));
+      return hit?.object as KObject | undefined;
+    };
+  }
+
+  private addDef(def: ResourceDef): void {
+    const entry = this.prefixes.get(def.storagePrefix)!;
+    entry.users++;
+    const opts: GenericStoreOptions = {
+      def, store: this.opts.store, reader: entry.reader, codec: codecFor([def]),
+      namespaces: this.namespaceLookup(),
+      ...(this.opts.garbageCollection !== undefined ? { garbageCollection: this.opts.garbageCollection } : {}),
+      ...(this.opts.watchList !== undefined ? { watchList: this.opts.watchList } : {}),
+      ...(this.opts.now ? { now: this.opts.now } : {}),
+    };
+    const storage = def.group === '' && def.resource === 'namespaces' ? new NamespaceStore(opts) : new GenericStore(opts);
+    this.storages.set(dkey(def.group, def.version, def.resource), storage);
+    this.byDef.set(def, storage);
+  }
+
+  private async removeDef(def: ResourceDef): Promise<void> {
+    const k = dkey(def.group, def.version, def.resource);
+    const storage = this.storages.get(k);
+    if (!storage) return;
+    this.storages.delete(k);
+    this.byDef.delete(storage.def);
+    const entry = this.prefixes.get(def.storagePrefix);
+    if (entry && --entry.users <= 0) {
+      this.prefixes.delete(def.storagePrefix);
+      await entry.stop();
+    }
+  }
+
+  lookup(group: string, version: string, resource: string): RestStorage | undefined {
+    return this.storages.get(dkey(group, version, resource));
+  }
+
+  storageFor(def: ResourceDef): RestStorage {
+    const s = this.byDef.get(def) ?? this.lookup(def.group, def.version, def.resource);
+    if (!s) throw new Error(`no storage for ${def.group}/${def.version}/${def.resource}`);
+    return s;
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.unsubscribe?.();
+    const entries = [...this.prefixes.values()];
+    this.prefixes.clear();
+    await Promise.all(entries.map((e) => e.stop()));
+  }
+}
+
+export async function createRegistry(opts: RegistryOptions): Promise<Registry> {
+  const r = new RegistryImpl(opts);
+  await r.init();
+  return r;
+}

@@ -1,0 +1,93 @@
+/**
+ * The `scale` sub-resource (deployments, replicasets, statefulsets, replicationcontrollers): an autoscaling/v1
+ * `Scale` view of the parent. GET builds it from the parent (name, namespace, uid, resourceVersion and
+ * creationTimestamp of the parent; spec.replicas; status.replicas; status.selector as a selector string).
+ * PUT/PATCH change only the parent's spec.replicas, guarded by the Scale's resourceVersion (409 when stale).
+ */
+import type { GroupVersionKind, KObject } from '../../api/types.ts';
+import { errors, field } from '../../endpoints/status.ts';
+import type { CachedObject } from '../../storage/cacher/types.ts';
+import type { GetParams, OpContext, UpdateFn } from '../rest.ts';
+import { getObject } from '../get-list.ts';
+import { clone } from '../object-utils.ts';
+import type { StoreCore } from '../store-core.ts';
+import { updateLoop } from '../update.ts';
+
+interface LabelSelectorRequirement { key: string; operator: string; values?: string[] }
+interface LabelSelector { matchLabels?: Record<string, string>; matchExpressions?: LabelSelectorRequirement[] }
+
+/** metav1.LabelSelectorAsSelector(...).String(): requirements sorted by key, values sorted. */
+export function selectorString(sel: unknown): string {
+  if (!sel || typeof sel !== 'object') return '';
+  const s = sel as LabelSelector & Record<string, unknown>;
+  const isLabelSelector = 'matchLabels' in s || 'matchExpressions' in s;
+  const reqs: { key: string; text: string }[] = [];
+  const labels = isLabelSelector ? s.matchLabels ?? {} : (s as Record<string, string>);
+  for (const [k, v] of Object.entries(labels)) reqs.push({ key: k, text: `${k}=${v}` });
+  for (const e of isLabelSelector ? s.matchExpressions ?? [] : []) {
+    const vals = [...(e.values ?? [])].sort().join(',');
+    switch (e.operator) {
+      case 'In': reqs.push({ key: e.key, text: `${e.key} in (${vals})` }); break;
+      case 'NotIn': reqs.push({ key: e.key, text: `${e.key} notin (${vals})` }); break;
+      case 'Exists': reqs.push({ key: e.key, text: e.key }); break;
+      case 'DoesNotExist': reqs.push({ key: e.key, text: `!${e.key}` }); break;
+    }
+  }
+  reqs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return reqs.map((r) => r.text).join(',');
+}
+
+function scaleKind(core: StoreCore): GroupVersionKind {
+  return core.def.subresources?.find((s) => s.name === 'scale')?.kind ?? { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+}
+
+export function toScale(core: StoreCore, parent: KObject): KObject {
+  const gvk = scaleKind(core);
+  const spec = (parent['spec'] ?? {}) as { replicas?: number; selector?: unknown };
+  const status = (parent['status'] ?? {}) as { replicas?: number };
+  const meta = parent.metadata;
+  const scale: KObject = {
+    kind: gvk.kind,
+    apiVersion: gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version,
+    metadata: {
+      name: meta.name,
+      ...(meta.namespace ? { namespace: meta.namespace } : {}),
+      uid: meta.uid,
+      resourceVersion: meta.resourceVersion,
+      creationTimestamp: meta.creationTimestamp,
+    },
+    spec: {},
+    status: { replicas: status.replicas ?? 0 },
+  };
+  const replicas = spec.replicas ?? 1;
+  if (replicas !== 0) (scale['spec'] as Record<string, unknown>)['replicas'] = replicas;
+  const selector = selectorString(spec.selector);
+  if (selector) (scale['status'] as Record<string, unknown>)['selector'] = selector;
+  return scale;
+}
+
+export async function scaleGet(core: StoreCore, ctx: OpContext, name: string, params: GetParams): Promise<CachedObject> {
+  const parent = await getObject(core, { ...ctx, subresource: '' }, name, params);
+  const scale = toScale(core, parent.object);
+  return { key: parent.key, kv: parent.kv, object: scale, attrs: parent.attrs, encoded: new Map() };
+}
+
+/** PUT/PATCH of `…/scale`: `produce` gets the current Scale and returns the desired one. */
+export async function scaleUpdate(core: StoreCore, ctx: OpContext, name: string, produce: UpdateFn, _opts: { requireResourceVersion: boolean }): Promise<{ object: KObject; created: boolean }> {
+  const res = await updateLoop(core, ctx, name, async (parent) => {
+    if (!parent) throw errors.notFound(core.resource(name));
+    const current = toScale(core, parent);
+    const desired = await produce(clone(current));
+    const gvk = scaleKind(core);
+    const replicas = (desired['spec'] as { replicas?: unknown } | undefined)?.replicas ?? 0;
+    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+      throw errors.invalid({ kind: gvk.kind, group: gvk.group, name }, [field.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+    }
+    const next = clone(parent);
+    next['spec'] = { ...((next['spec'] as Record<string, unknown>) ?? {}), replicas };
+    // The Scale's resourceVersion guards the parent (empty = unconditional).
+    next.metadata.resourceVersion = desired.metadata?.resourceVersion || parent.metadata.resourceVersion;
+    return next;
+  }, { requireResourceVersion: false, allowCreate: false, neverCreate: true });
+  return { object: toScale(core, res.object), created: false };
+}

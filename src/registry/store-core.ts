@@ -1,0 +1,99 @@
+/**
+ * What every verb of the generic store shares: the resource, the backend to write to, the reader to read
+ * through (watch cache or direct), and how errors name the resource.
+ */
+import type { KObject, ResourceDef } from '../api/types.ts';
+import type { Qualified } from '../endpoints/status.ts';
+import type { ObjectCodec, ObjectReader } from '../storage/cacher/types.ts';
+import type { KeyValue, Store } from '../storage/interface.ts';
+import type { OpContext } from './rest.ts';
+import { DryRunStore } from './dry-run-store.ts';
+import { encodeObject, listPrefix, objectKey } from './codec.ts';
+import { registryStrategy, type RegistryStrategy } from './strategy.ts';
+
+/** Looks up a namespace for the NamespaceLifecycle rules (undefined: it does not exist). */
+export type NamespaceLookup = (name: string) => Promise<KObject | undefined>;
+
+export interface StoreCoreOptions {
+  readonly def: ResourceDef;
+  /** The backend every write goes to. */
+  readonly store: Store;
+  /** Reads and watches (a Cacher or a DirectReader over the same store and prefix). */
+  readonly reader: ObjectReader;
+  readonly codec: ObjectCodec;
+  /** Namespace existence/termination checks on create; none when absent (tests, cluster-only setups). */
+  readonly namespaces?: NamespaceLookup;
+  /** kube-apiserver's --enable-garbage-collector (default true): deletes add orphan/foregroundDeletion finalizers. */
+  readonly garbageCollection?: boolean;
+  /** The WatchList feature (sendInitialEvents); default true. */
+  readonly watchList?: boolean;
+  /** Clock for timestamps (tests). */
+  readonly now?: () => Date;
+}
+
+export class StoreCore {
+  readonly def: ResourceDef;
+  readonly store: Store;
+  readonly reader: ObjectReader;
+  readonly codec: ObjectCodec;
+  readonly namespaces?: NamespaceLookup;
+  readonly garbageCollection: boolean;
+  readonly watchList: boolean;
+  readonly now: () => Date;
+  private readonly dryRunStore: Store;
+
+  constructor(opts: StoreCoreOptions) {
+    this.def = opts.def;
+    this.store = opts.store;
+    this.reader = opts.reader;
+    this.codec = opts.codec;
+    if (opts.namespaces) this.namespaces = opts.namespaces;
+    this.garbageCollection = opts.garbageCollection ?? true;
+    this.watchList = opts.watchList ?? true;
+    this.now = opts.now ?? (() => new Date());
+    this.dryRunStore = new DryRunStore(opts.store);
+  }
+
+  get strategy(): RegistryStrategy {
+    return registryStrategy(this.def);
+  }
+
+  /** The store a write of this request goes to: the dry-run wrapper when `ctx.dryRun`. */
+  writer(ctx: OpContext): Store {
+    return ctx.dryRun ? this.dryRunStore : this.store;
+  }
+
+  key(ctx: OpContext, name: string): string {
+    return objectKey(this.def, ctx.namespace, name);
+  }
+
+  prefix(ctx: OpContext): string {
+    return listPrefix(this.def, ctx.namespace);
+  }
+
+  /** `configmaps "x"` / `deployments.apps "x"`: how NotFound, AlreadyExists and Conflict name things. */
+  resource(name?: string): Qualified {
+    const q: Qualified = { kind: this.def.resource, group: this.def.group };
+    if (name !== undefined) q.name = name;
+    return q;
+  }
+
+  /** `ConfigMap "x"` / `Deployment.apps "x"`: how Invalid names things. */
+  kind(name?: string): Qualified {
+    const q: Qualified = { kind: this.def.kind, group: this.def.group };
+    if (name !== undefined) q.name = name;
+    return q;
+  }
+
+  decode(kv: KeyValue): KObject {
+    return this.codec.decode(kv);
+  }
+
+  encode(obj: KObject): Uint8Array {
+    return encodeObject(obj);
+  }
+
+  apiVersion(): string {
+    return this.def.group ? `${this.def.group}/${this.def.version}` : this.def.version;
+  }
+}

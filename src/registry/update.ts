@@ -1,0 +1,173 @@
+/**
+ * UPDATE (PUT) and guaranteed updates (PATCH, controllers): read → produce → BeforeUpdate → guarded write,
+ * retried on a lost race with the value that beat us (the failed guard returns it; no extra read).
+ *
+ * Rules (kube's generic Store.Update + rest.BeforeUpdate):
+ * - missing object → 404 unless create-on-update is allowed, then the create path runs;
+ * - resourceVersion: empty → 422 `metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`
+ *   unless unconditional updates are allowed; different from the stored one → 409 Conflict (no retry);
+ * - generation, uid, creationTimestamp, deletionTimestamp and grace period are carried over; identity fields are
+ *   validated immutable; generation +1 when the spec part changed (kinds that track generation);
+ * - status sub-resource rules: main writes keep the stored status, `/status` writes keep everything else;
+ * - a write that changes nothing is not written (the stored object and its resourceVersion come back);
+ * - removing the last finalizer of an object being deleted (grace period 0) deletes it.
+ */
+import type { KObject } from '../api/types.ts';
+import { errors, type FieldError } from '../endpoints/status.ts';
+import type { KeyValue } from '../storage/interface.ts';
+import type { OpContext, UpdateFn } from './rest.ts';
+import { checkNamespaceForCreate, ensureNamespace, prepareCreate, strategyContext, writeCreate } from './create.ts';
+import { recordWrite } from './managed-fields.ts';
+import { clone, comparable, jsonEqual, rfc3339, specPart } from './object-utils.ts';
+import { toStatusError } from './storage-errors.ts';
+import type { StoreCore } from './store-core.ts';
+import { hasSubresource, keepSpecOnStatusUpdate, keepStatusOnUpdate } from './strategy.ts';
+import { nameValidator } from './validation/names.ts';
+import { GoValueFieldError, validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.ts';
+
+/** Bound on lost races before giving up with a 409 (kube retries without bound; a bound keeps us honest). */
+const MAX_ATTEMPTS = 32;
+
+export interface UpdateLoopOptions {
+  /** PUT semantics: a missing resourceVersion needs `strategy.allowUnconditionalUpdate`. Otherwise it is fine. */
+  readonly requireResourceVersion: boolean;
+  /** The caller allows create when missing (in addition to `strategy.allowCreateOnUpdate`). */
+  readonly allowCreate: boolean;
+  /** Never create, whatever the strategy says (sub-resource writes). */
+  readonly neverCreate?: boolean;
+  /** Hook for special REST (namespaces): adjust the object after the generic update preparation. */
+  readonly afterPrepare?: (obj: KObject, old: KObject) => void;
+  /** Decides whether an update that empties finalizers deletes the object (default: kube's rule). */
+  readonly shouldDelete?: (obj: KObject, old: KObject) => boolean;
+}
+
+/** kube's ShouldDeleteDuringUpdate. */
+export function defaultShouldDelete(obj: KObject, old: KObject): boolean {
+  if ((obj.metadata.finalizers ?? []).length > 0) return false;
+  if (!old.metadata.deletionTimestamp) return false;
+  const grace = old.metadata.deletionGracePeriodSeconds;
+  return grace === undefined || grace === 0;
+}
+
+/** BeforeUpdate for the generic store: returns the object to write. */
+export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, old: KObject, now: Date): KObject {
+  const def = core.def;
+  const obj = clone(input);
+  if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
+  obj.apiVersion = core.apiVersion();
+  obj.kind = def.kind;
+  ensureNamespace(core, ctx, obj);
+  const meta = obj.metadata;
+  const om = old.metadata;
+  if (om.generation !== undefined) meta.generation = om.generation;
+  else delete meta.generation;
+  const sctx = strategyContext(ctx);
+  if (hasSubresource(def, 'status')) {
+    if (ctx.subresource === 'status') keepSpecOnStatusUpdate(obj, old);
+    else if (ctx.subresource === '') keepStatusOnUpdate(obj, old);
+  }
+  const strategy = core.strategy;
+  strategy.prepareForUpdate?.(obj, old, sctx);
+  strategy.defaults?.(obj);
+  if (!meta.uid) meta.uid = om.uid;
+  if (om.creationTimestamp) meta.creationTimestamp = om.creationTimestamp;
+  if (om.deletionTimestamp) meta.deletionTimestamp = om.deletionTimestamp;
+  if (om.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) {
+    meta.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+  }
+  delete meta.selfLink;
+  const errs: FieldError[] = [
+    ...validateObjectMeta(meta, def.namespaced, nameValidator(def.nameRule)),
+    ...validateObjectMetaUpdate(meta, om),
+    ...((strategy.validateUpdate ? strategy.validateUpdate(obj, old, sctx) : strategy.validate?.(obj, sctx)) ?? []),
+  ];
+  if (errs.length) throw errors.invalid(core.kind(meta.name ?? ''), errs);
+  if (strategy.tracksGeneration && ctx.subresource !== 'status') {
+    const ignores = strategy.generationIgnores ?? [];
+    if (!jsonEqual(specPart(obj, ignores), specPart(old, ignores))) meta.generation = (om.generation ?? 0) + 1;
+  }
+  for (const w of strategy.warnings?.(obj, old) ?? []) ctx.warnings.push(w);
+  strategy.canonicalize?.(obj);
+  recordWrite(obj, { manager: ctx.fieldManager, apiVersion: core.apiVersion(), subresource: ctx.subresource, time: rfc3339(now), old });
+  return obj;
+}
+
+function missingResourceVersion(core: StoreCore, name: string) {
+  // kube names the resource (plural) as the kind here, with uint64 0 printed as Go's %#v.
+  return errors.invalid(core.resource(name), [new GoValueFieldError('FieldValueInvalid', 'metadata.resourceVersion', '0x0', 'must be specified for an update')]);
+}
+
+/**
+ * The read-modify-write loop. `produce` gets a private copy of the current object (undefined when missing) and
+ * returns the desired object; it may run more than once.
+ */
+export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, produce: UpdateFn, opts: UpdateLoopOptions): Promise<{ object: KObject; created: boolean }> {
+  const key = core.key(ctx, name);
+  const writer = core.writer(ctx);
+  const site = { op: 'update' as const, resource: core.def.resource, group: core.def.group };
+  let kv: KeyValue | undefined;
+  try {
+    kv = await core.store.get(key);
+  } catch (e) {
+    throw toStatusError(e, site);
+  }
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const now = core.now();
+    if (!kv) {
+      if (opts.neverCreate || (!opts.allowCreate && !core.strategy.allowCreateOnUpdate)) throw errors.notFound(core.resource(name));
+      const desired = await produce(undefined);
+      const input = clone(desired);
+      if (input.metadata) delete input.metadata.resourceVersion;
+      const obj = prepareCreate(core, ctx, input, now);
+      await checkNamespaceForCreate(core, ctx, obj);
+      const res = await writeCreate(core, ctx, obj);
+      if (res.ok) return { object: res.object, created: true };
+      // Someone created it meanwhile: update that one instead.
+      try {
+        kv = await core.store.get(key);
+      } catch (e) {
+        throw toStatusError(e, site);
+      }
+      continue;
+    }
+    const existing = core.decode(kv);
+    const desired = await produce(clone(existing));
+    const input = clone(desired);
+    if (!input.metadata || typeof input.metadata !== 'object') input.metadata = {};
+    const givenRv = input.metadata.resourceVersion ?? '';
+    if (givenRv === '') {
+      if (opts.requireResourceVersion && !core.strategy.allowUnconditionalUpdate) throw missingResourceVersion(core, name);
+      input.metadata.resourceVersion = existing.metadata.resourceVersion;
+    } else if (givenRv !== existing.metadata.resourceVersion) {
+      throw errors.conflict(core.resource(name));
+    }
+    const obj = prepareUpdate(core, ctx, input, existing, now);
+    opts.afterPrepare?.(obj, existing);
+    if ((opts.shouldDelete ?? defaultShouldDelete)(obj, existing)) {
+      let del;
+      try {
+        del = await writer.delete(key, { expectedModRevision: kv.modRevision });
+      } catch (e) {
+        throw toStatusError(e, { ...site, op: 'delete' });
+      }
+      if (del.succeeded) return { object: obj, created: false };
+      if (!del.current) return { object: obj, created: false }; // deleted by someone else: same outcome
+      kv = del.current;
+      continue;
+    }
+    if (jsonEqual(comparable(obj), comparable(existing))) {
+      // No-op: nothing but managedFields timestamps would change; kube skips the write.
+      return { object: existing, created: false };
+    }
+    let res;
+    try {
+      res = await writer.update(key, core.encode(obj), { expectedModRevision: kv.modRevision });
+    } catch (e) {
+      throw toStatusError(e, site);
+    }
+    if (res.succeeded) return { object: core.decode(res.kv), created: false };
+    kv = res.current; // undefined: deleted meanwhile → 404, or created anew when allowed
+
+  }
+  throw errors.conflict(core.resource(name));
+}
