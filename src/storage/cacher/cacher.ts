@@ -1,0 +1,471 @@
+/**
+ * The watch cache of one resource prefix (kube-apiserver's Cacher): the current state decoded once and kept
+ * in key order, a sliding window of recent changes, and fan-out of each change to every watcher with
+ * serialize-once events. It implements `ObjectReader` over a backend `StoreReader` (wrap, don't fork).
+ *
+ * Revision invariant: `rev` is the revision the state reflects — every change under the prefix up to `rev`
+ * has been applied and nothing after it. It advances with each store event and with the store's progress
+ * notifications (which say "nothing else happened under your prefix up to R").
+ *
+ * Reads (`ReadAt`, see types.ts):
+ *   any            → the state now.
+ *   consistent     → the store's current revision T; served from the cache once `rev ≥ T`. If that is not
+ *                    confirmed within `consistentWaitMs` (a backend without prompt progress notifications,
+ *                    e.g. etcd while only other resources change), read the store at T instead — correct,
+ *                    just slower, as kube-apiserver falls back to etcd.
+ *   notOlderThan R → the cache once `rev ≥ R`; waits up to `consistentReadTimeoutMs` for a revision the store
+ *                    has not reached, then FutureRevisionError (504 "Too large resource version").
+ *   exact R        → the cache when `rev = R`, the store at R for older revisions (CompactedError → 410).
+ * Watches start from a consistent snapshot (rv unset), the state now (rv=0), or the window (rv=R; older than
+ * the window → TooOldResourceVersionError, 410). If the backend watch fails, watchers are closed (clients
+ * re-watch), reads go to the store, and the cache re-lists with backoff.
+ *
+ * Example:
+ * ```ts
+ * const cache = await Cacher.start({ store, prefix: '/registry/configmaps/', codec });
+ * const { items, revision } = await cache.list('/registry/configmaps/ns1/', { read: { kind: 'consistent' } });
+ * const w = cache.watch('/registry/configmaps/', { fromRevision: revision }, { onEvent, onClose });
+ * w.dispose(); await cache.stop();
+ * ```
+ */
+import {
+  FutureRevisionError,
+  KeyOutsidePrefixError,
+  StorageUnavailableError,
+  StoreClosedError,
+  type StoreReader,
+  type WatchEvent,
+  type WatchHandle,
+} from '../interface.ts';
+import { backendGet, backendList, decodeOrSkip } from './backend-reader.ts';
+import { CacheWatcher } from './cache-watcher.ts';
+import { TooOldResourceVersionError } from './errors.ts';
+import { EventWindow, type WindowEvent } from './event-window.ts';
+import { classify } from './classify.ts';
+import { bookmarkEvent, makeDeletedObject, objectEvent } from './objects.ts';
+import { RevisionWaiters } from './revision-waiters.ts';
+import { SortedObjects } from './sorted-objects.ts';
+import type {
+  CachedObject, ObjectCodec, ObjectEvent, ObjectGetOptions, ObjectListOptions, ObjectListResult, ObjectReader,
+  ObjectWatch, ObjectWatchOptions, ObjectWatchSink, ReadAt,
+} from './types.ts';
+
+export { TooOldResourceVersionError, WatcherTooSlowError } from './errors.ts';
+
+export interface CacherOptions {
+  readonly store: StoreReader;
+  /** The resource's key prefix, ending in `/` (e.g. `/registry/pods/`). */
+  readonly prefix: string;
+  readonly codec: ObjectCodec;
+  /** How long changes stay replayable. Default 5 minutes. */
+  readonly windowMs?: number;
+  /** At most this many changes in the window. Default 100,000. */
+  readonly maxWindowEvents?: number;
+  /** Live events a watcher may have queued before it is closed as too slow. Default 1,000. */
+  readonly maxWatcherBuffer?: number;
+  /** Periodic BOOKMARK interval for watchers that asked for bookmarks. Default 60 s. */
+  readonly bookmarkIntervalMs?: number;
+  /** Longest wait for a revision the store has not reached (then FutureRevisionError). Default 3 s. */
+  readonly consistentReadTimeoutMs?: number;
+  /** Longest wait for the cache to confirm a revision the store has reached (then read the store). Default 100 ms. */
+  readonly consistentWaitMs?: number;
+  /** Keys per page while loading. Default 10,000. */
+  readonly loadPageSize?: number;
+}
+
+/** An `ObjectWatch` the HTTP layer can also resume after backpressure (`sink.onEvent` returned false). */
+export interface CacheWatch extends ObjectWatch {
+  /** Call when the sink can take events again (e.g. on the response's 'drain'). */
+  resume(): void;
+}
+
+type Plan = { readonly cache: true } | { readonly cache: false; readonly revision: number };
+const FROM_CACHE: Plan = { cache: true };
+
+interface WatchStart {
+  disposed: boolean;
+  watcher?: CacheWatcher;
+}
+
+export class Cacher implements ObjectReader {
+  private readonly objects = new SortedObjects();
+  private readonly window: EventWindow;
+  private readonly waiters = new RevisionWaiters();
+  private readonly watchers = new Map<CacheWatcher, string>();
+  private rev = 0;
+  private state: 'loading' | 'ready' | 'stopped' = 'loading';
+  /** Bumped on every (re)load and on stop: callbacks of an older store watch are ignored. */
+  private generation = 0;
+  private storeWatch: WatchHandle | undefined;
+  private readyCallbacks: Array<() => void> = [];
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryAttempt = 0;
+  private readonly bookmarkTimer: NodeJS.Timeout;
+  private readonly store: StoreReader;
+  private readonly prefix: string;
+  private readonly codec: ObjectCodec;
+  private readonly timeoutMs: number;
+  private readonly waitMs: number;
+
+  private constructor(private readonly opts: CacherOptions) {
+    this.store = opts.store;
+    this.prefix = opts.prefix;
+    this.codec = opts.codec;
+    this.timeoutMs = opts.consistentReadTimeoutMs ?? 3000;
+    this.waitMs = Math.min(opts.consistentWaitMs ?? 100, this.timeoutMs);
+    this.window = new EventWindow(0, { windowMs: opts.windowMs ?? 5 * 60_000, maxEvents: opts.maxWindowEvents ?? 100_000 });
+    this.bookmarkTimer = setInterval(() => this.sendBookmarks(), opts.bookmarkIntervalMs ?? 60_000);
+    this.bookmarkTimer.unref();
+  }
+
+  /** Loads the prefix at one revision and starts following the store. Rejects if the first load fails. */
+  static async start(opts: CacherOptions): Promise<Cacher> {
+    const c = new Cacher(opts);
+    try {
+      await c.load();
+    } catch (err) {
+      await c.stop();
+      throw err;
+    }
+    return c;
+  }
+
+  /** Stops following the store, closes every watcher (normal end) and fails pending waits. Idempotent. */
+  async stop(): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.state = 'stopped';
+    this.generation++;
+    this.storeWatch?.dispose();
+    this.storeWatch = undefined;
+    clearInterval(this.bookmarkTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.waiters.cancelAll();
+    this.wakeReady();
+    for (const w of [...this.watchers.keys()]) w.close();
+    await Promise.resolve();
+  }
+
+  async currentRevision(): Promise<number> {
+    return this.rev;
+  }
+
+  /** Diagnostics for tests, metrics and benchmarks. */
+  get stats(): { objects: number; watchers: number; revision: number; windowEvents: number; windowStart: number; ready: boolean } {
+    return {
+      objects: this.objects.size, watchers: this.watchers.size, revision: this.rev,
+      windowEvents: this.window.length, windowStart: this.window.startRevision, ready: this.state === 'ready',
+    };
+  }
+
+  async get(key: string, opts: ObjectGetOptions): Promise<CachedObject | undefined> {
+    this.checkKey(key);
+    const plan = await this.plan(opts.read);
+    if (plan.cache) return this.objects.get(key);
+    return backendGet(this.store, this.codec, key, plan.revision);
+  }
+
+  async list(prefix: string, opts: ObjectListOptions): Promise<ObjectListResult> {
+    this.checkKey(prefix);
+    const plan = await this.plan(opts.read);
+    if (!plan.cache) {
+      return backendList(this.store, this.codec, prefix, {
+        revision: plan.revision, limit: opts.limit, afterKey: opts.afterKey, predicate: opts.predicate,
+      });
+    }
+    return this.listFromCache(prefix, opts);
+  }
+
+  watch(prefix: string, opts: ObjectWatchOptions, sink: ObjectWatchSink): CacheWatch {
+    this.checkKey(prefix);
+    const start: WatchStart = { disposed: false };
+    this.startWatch(prefix, opts, sink, start).catch((err: unknown) => {
+      if (!start.disposed) sink.onClose(err instanceof Error ? err : new Error(String(err)));
+    });
+    return {
+      dispose: () => {
+        start.disposed = true;
+        start.watcher?.dispose();
+      },
+      resume: () => start.watcher?.resume(),
+    };
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------------------
+
+  private checkKey(key: string): void {
+    if (this.state === 'stopped') throw new StoreClosedError();
+    if (!key.startsWith(this.prefix)) throw new KeyOutsidePrefixError(key, this.prefix);
+  }
+
+  /** Decides whether the cache can answer `read`, waiting for it to catch up where that is the rule. */
+  private async plan(read: ReadAt): Promise<Plan> {
+    switch (read.kind) {
+      case 'any':
+        return this.state === 'ready' ? FROM_CACHE : { cache: false, revision: 0 };
+      case 'consistent': {
+        const target = await this.store.currentRevision();
+        return (await this.reach(target, this.waitMs)) ? FROM_CACHE : { cache: false, revision: target };
+      }
+      case 'notOlderThan': {
+        const r = read.revision;
+        if (this.state === 'ready' && this.rev >= r) return FROM_CACHE;
+        const now = await this.waitAhead(r);
+        return this.state === 'ready' && this.rev >= r ? FROM_CACHE : { cache: false, revision: now };
+      }
+      case 'exact': {
+        const r = read.revision;
+        if (this.state === 'ready' && this.rev > r) return { cache: false, revision: r };
+        if (this.state !== 'ready' || this.rev < r) await this.waitAhead(r);
+        return this.state === 'ready' && this.rev === r ? FROM_CACHE : { cache: false, revision: r };
+      }
+    }
+  }
+
+  /**
+   * For a revision R above the cache's: waits (briefly if the store already has R, else up to the timeout)
+   * and returns the store's current revision, or throws FutureRevisionError if the store never reached R.
+   */
+  private async waitAhead(r: number): Promise<number> {
+    let now = await this.store.currentRevision();
+    if (await this.reach(r, now >= r ? this.waitMs : this.timeoutMs)) return Math.max(now, r);
+    if (now < r) now = await this.store.currentRevision();
+    if (now < r) throw new FutureRevisionError(r, now);
+    return now;
+  }
+
+  /** True once the cache is ready at `revision` or beyond; false after `ms`. */
+  private async reach(revision: number, ms: number): Promise<boolean> {
+    if (this.state === 'ready' && this.rev >= revision) return true;
+    if (this.state !== 'ready') return false;
+    // Backends that can be asked for a progress notification get asked (optional, duck-typed).
+    (this.storeWatch as { requestProgress?: () => void } | undefined)?.requestProgress?.();
+    return (await this.waiters.wait(revision, ms)) && this.state === 'ready';
+  }
+
+  private listFromCache(prefix: string, opts: ObjectListOptions): ObjectListResult {
+    const pred = opts.predicate && !opts.predicate.empty ? opts.predicate : undefined;
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    const revision = this.rev;
+    const objs = this.objects;
+    let i = objs.lowerBound(prefix);
+    if (opts.afterKey !== undefined) i = Math.max(i, objs.lowerBound(`${opts.afterKey}\0`));
+    const end = objs.prefixEnd(prefix);
+    const items: CachedObject[] = [];
+    for (; i < end; i++) {
+      const o = objs.at(i)!;
+      if (pred && !pred.matches(o.attrs)) continue;
+      items.push(o);
+      if (limit > 0 && items.length === limit) {
+        if (i + 1 >= end) break;
+        return pred ? { items, revision, lastKey: o.key } : { items, revision, lastKey: o.key, remaining: end - i - 1 };
+      }
+    }
+    return { items, revision };
+  }
+
+  // ---- watches -------------------------------------------------------------------------------------------
+
+  private async startWatch(prefix: string, opts: ObjectWatchOptions, sink: ObjectWatchSink, start: WatchStart): Promise<void> {
+    await this.whenReady();
+    const from = opts.fromRevision;
+    const initial = from === undefined || from === 0 || opts.sendInitialEvents === true;
+    if (from === undefined) {
+      // rv unset: state as of now. If the cache cannot confirm it in time it serves what it has; the
+      // changes it is missing are already on their way and follow as events, so nothing is lost.
+      await this.reach(await this.store.currentRevision(), this.waitMs);
+    } else if (from > 0 && from > this.rev) {
+      const now = await this.store.currentRevision();
+      if (now < from || initial) {
+        if (!(await this.reach(from, now < from ? this.timeoutMs : this.waitMs)) && now < from) {
+          const latest = await this.store.currentRevision();
+          if (latest < from) throw new FutureRevisionError(from, latest);
+        }
+      }
+    }
+    if (start.disposed) return;
+    if (this.state !== 'ready') throw new StorageUnavailableError('the watch cache is re-initializing');
+
+    // Synchronous from here: the snapshot or replay and the registration see the same revision.
+    const pred = opts.predicate && !opts.predicate.empty ? opts.predicate : undefined;
+    let backlog: ObjectEvent[];
+    let minRevision = this.rev;
+    if (initial) {
+      backlog = [];
+      for (const o of this.objects.slice(prefix)) if (!pred || pred.matches(o.attrs)) backlog.push(objectEvent('ADDED', o));
+      if (opts.sendInitialEvents) backlog.push(bookmarkEvent(this.rev, true));
+    } else if (from! > this.rev) {
+      // The store has `from` but the cache has not confirmed it yet: start ahead, skip what it already saw.
+      backlog = [];
+      minRevision = from!;
+    } else {
+      const oldest = this.window.startRevision;
+      if (from! < oldest) throw new TooOldResourceVersionError(from!, oldest);
+      backlog = [];
+      for (const we of this.window.since(from!)) {
+        const ev = we.object.key.startsWith(prefix) ? classify(we, pred) : undefined;
+        if (ev) backlog.push(ev);
+      }
+    }
+    const w = new CacheWatcher({
+      sink, predicate: pred, bookmarks: opts.bookmarks === true, minRevision,
+      maxBuffer: this.opts.maxWatcherBuffer ?? 1000,
+      onEnd: (x) => this.watchers.delete(x),
+    });
+    this.watchers.set(w, prefix === this.prefix ? '' : prefix);
+    start.watcher = w;
+    w.start(backlog);
+  }
+
+  private whenReady(): Promise<void> {
+    if (this.state === 'ready') return Promise.resolve();
+    if (this.state === 'stopped') return Promise.reject(new StoreClosedError());
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.readyCallbacks = this.readyCallbacks.filter((f) => f !== done);
+        reject(new StorageUnavailableError('the watch cache is re-initializing'));
+      }, this.timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        if (this.state === 'ready') resolve();
+        else reject(new StoreClosedError());
+      };
+      this.readyCallbacks.push(done);
+    });
+  }
+
+  private wakeReady(): void {
+    const cbs = this.readyCallbacks;
+    this.readyCallbacks = [];
+    for (const f of cbs) f();
+  }
+
+  private sendBookmarks(): void {
+    if (this.state !== 'ready' || this.watchers.size === 0) return;
+    const ev = bookmarkEvent(this.rev);
+    for (const w of this.watchers.keys()) w.bookmark(ev);
+  }
+
+  // ---- following the store -------------------------------------------------------------------------------
+
+  private async load(): Promise<void> {
+    const gen = ++this.generation;
+    const objs: CachedObject[] = [];
+    const pageSize = this.opts.loadPageSize ?? 10_000;
+    let revision = 0;
+    let startKey: string | undefined;
+    for (;;) {
+      const res = await this.store.range(this.prefix, {
+        ...(revision > 0 ? { revision } : {}), limit: pageSize, ...(startKey !== undefined ? { startKey } : {}),
+      });
+      if (gen !== this.generation) return;
+      revision = res.revision;
+      for (const kv of res.items) {
+        const o = decodeOrSkip(this.codec, kv);
+        if (o) objs.push(o);
+      }
+      if (!res.more || res.items.length === 0) break;
+      startKey = `${res.items[res.items.length - 1]!.key}\0`;
+    }
+    this.objects.reset(objs);
+    this.rev = revision;
+    this.window.reset(revision);
+    this.storeWatch = this.store.watch(this.prefix, { fromRevision: revision, progressNotify: true }, {
+      onEvents: (events) => {
+        if (gen === this.generation) this.apply(events);
+      },
+      onProgress: (r) => {
+        if (gen === this.generation) this.progress(r);
+      },
+      onError: (err) => {
+        if (gen === this.generation) this.restart(err);
+      },
+    });
+    this.state = 'ready';
+    this.retryAttempt = 0;
+    this.waiters.advance(this.rev);
+    this.wakeReady();
+  }
+
+  private apply(events: readonly WatchEvent[]): void {
+    for (const e of events) {
+      const revision = e.kv.modRevision;
+      if (revision <= this.rev) continue; // already applied (a resumed backend watch may repeat)
+      const we = e.type === 'put' ? this.applyPut(e.kv, revision) : this.applyDelete(e.kv.key, e.prevKv, revision);
+      // The state is at `revision` now; events of one revision arrive together and are applied in a row.
+      this.rev = revision;
+      if (!we) continue;
+      this.window.push(we);
+      this.dispatch(we);
+    }
+    this.waiters.advance(this.rev);
+  }
+
+  private applyPut(kv: WatchEvent['kv'], revision: number): WindowEvent | undefined {
+    const obj = decodeOrSkip(this.codec, kv);
+    if (!obj) {
+      // An undecodable value: to readers the key is gone (kube-apiserver cannot serve it either).
+      const prev = this.objects.get(kv.key);
+      return prev ? this.applyDelete(kv.key, prev.kv, revision) : undefined;
+    }
+    const prev = this.objects.set(obj);
+    return prev ? { revision, kind: 'put', object: obj, prev, time: Date.now() } : { revision, kind: 'put', object: obj, time: Date.now() };
+  }
+
+  private applyDelete(key: string, prevKv: WatchEvent['kv'] | undefined, revision: number): WindowEvent | undefined {
+    const prev = this.objects.delete(key);
+    const last = prevKv ?? prev?.kv;
+    if (!last) return undefined;
+    let object: CachedObject;
+    try {
+      object = makeDeletedObject(this.codec, last, revision);
+    } catch {
+      return undefined;
+    }
+    return prev ? { revision, kind: 'delete', object, prev, time: Date.now() } : { revision, kind: 'delete', object, time: Date.now() };
+  }
+
+  private progress(revision: number): void {
+    if (revision <= this.rev) return;
+    this.rev = revision;
+    this.waiters.advance(revision);
+  }
+
+  /** One change to every watcher, filtered once per distinct predicate outcome. */
+  private dispatch(we: WindowEvent): void {
+    if (this.watchers.size === 0) return;
+    let plain: ObjectEvent | undefined | null = null;
+    for (const [w, prefix] of this.watchers) {
+      if (prefix !== '' && !we.object.key.startsWith(prefix)) continue;
+      let ev: ObjectEvent | undefined;
+      if (w.predicate) ev = classify(we, w.predicate);
+      else ev = plain === null ? (plain = classify(we, undefined)) : plain;
+      if (ev) w.push(ev);
+    }
+  }
+
+  /** The backend watch failed: end every watcher (clients re-watch), serve reads from the store, re-list. */
+  private restart(err: Error): void {
+    if (this.state === 'stopped') return;
+    console.warn(`watch cache ${this.prefix}: store watch ended (${err.message}); re-listing`);
+    this.generation++;
+    this.state = 'loading';
+    this.storeWatch?.dispose();
+    this.storeWatch = undefined;
+    for (const w of [...this.watchers.keys()]) w.close();
+    this.scheduleLoad();
+  }
+
+  private scheduleLoad(): void {
+    const delay = Math.min(100 * 2 ** this.retryAttempt++, 5000);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.state === 'stopped') return;
+      this.load().catch((err: unknown) => {
+        if (this.state === 'stopped') return;
+        console.warn(`watch cache ${this.prefix}: re-list failed (${err instanceof Error ? err.message : String(err)})`);
+        this.scheduleLoad();
+      });
+    }, delay);
+    this.retryTimer.unref();
+  }
+}
