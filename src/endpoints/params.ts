@@ -54,8 +54,9 @@ function optInt(q: URLSearchParams, name: string): number | undefined {
   return v === undefined || v === '' ? undefined : parseIntParam(v);
 }
 
+/** `<Kind>.meta.k8s.io "" is invalid: ...` with details {group, kind, causes} (no name, as kube's NewInvalid). */
 function invalidOptions(kind: string, errs: FieldError[]): StatusError {
-  return errors.invalid({ kind, group: 'meta.k8s.io', name: '' }, errs);
+  return errors.invalid({ kind, group: 'meta.k8s.io' }, errs);
 }
 
 /** Validated ListOptions for list, watch and deletecollection. */
