@@ -16,7 +16,7 @@ import type { AuthRequest, Authenticator } from './types.ts';
 const req = (headers: Record<string, string> = {}): AuthRequest => ({ header: (n) => headers[n.toLowerCase()], path: '/' });
 const x = (pem: string): X509Certificate => new X509Certificate(pem);
 
-test('x509: CN is the user, each O a group; only chains to a trusted CA pass', async () => {
+void test('x509: CN is the user, each O a group; only chains to a trusted CA pass', async () => {
   const ca = await createCa('test-ca');
   const other = await createCa('other-ca');
   const good = await issue({ subject: { cn: 'jane', o: ['dev', 'ops'] }, issuer: ca, usage: 'client' });
@@ -32,7 +32,7 @@ test('x509: CN is the user, each O a group; only chains to a trusted CA pass', a
   assert.equal(authenticateChain([x(stranger.certPem)], [x(ca.certPem), x(other.certPem)]).kind, 'authenticated');
 });
 
-test('x509: expired, not yet valid, server-only certificates are errors', async () => {
+void test('x509: expired, not yet valid, server-only certificates are errors', async () => {
   const ca = await createCa('test-ca');
   const expired = await issue({ subject: { cn: 'old' }, issuer: ca, notBefore: new Date(Date.now() - 10 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) });
   assert.match(verifyClientChain([x(expired.certPem)], [x(ca.certPem)])!, /expired or is not yet valid/);
@@ -42,7 +42,7 @@ test('x509: expired, not yet valid, server-only certificates are errors', async 
   assert.equal(verifyClientChain([x(server.certPem)], [x(ca.certPem)]), 'x509: certificate specifies an incompatible key usage');
 });
 
-test('x509: intermediates sent by the client lead to the root', async () => {
+void test('x509: intermediates sent by the client lead to the root', async () => {
   const root = await createCa('root');
   const mid = await issue({ subject: { cn: 'intermediate' }, issuer: root, isCa: true });
   const leaf = await issue({ subject: { cn: 'deep', o: ['g'] }, issuer: mid, usage: 'client' });
@@ -50,13 +50,13 @@ test('x509: intermediates sent by the client lead to the root', async () => {
   assert.equal(authenticateChain([x(leaf.certPem)], [x(root.certPem)]).kind, 'error');
 });
 
-test('x509: empty CN is no opinion', async () => {
+void test('x509: empty CN is no opinion', async () => {
   const ca = await createCa('test-ca');
   const c = await issue({ subject: { cn: '' }, issuer: ca });
   assert.equal(authenticateChain([x(c.certPem)], [x(ca.certPem)]).kind, 'no-opinion');
 });
 
-test('token file: kube CSV format with quoted groups', () => {
+void test('token file: kube CSV format with quoted groups', () => {
   const text = 'tok1,alice,uid-1,"admins,devs"\n\n tok2, bob ,uid-2\n,empty,uid-3\ntok1,alice2,uid-4,"x"\n"tok""3",carol,uid-5,g1\r\n';
   const m = parseTokenFile(text);
   assert.deepEqual(m.get('tok1'), { username: 'alice2', uid: 'uid-4', groups: ['x'] });
@@ -69,7 +69,7 @@ test('token file: kube CSV format with quoted groups', () => {
   assert.throws(() => parseCsv('a,b"c\n'), TokenFileError);
 });
 
-test('token file: loaded from disk; unreadable file fails loudly', async () => {
+void test('token file: loaded from disk; unreadable file fails loudly', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'keelson-tok-'));
   try {
     const f = path.join(dir, 'tokens.csv');
@@ -82,7 +82,7 @@ test('token file: loaded from disk; unreadable file fails loudly', async () => {
   }
 });
 
-test('bearer: valid token authenticates, wrong token is an error, other schemes no opinion', async () => {
+void test('bearer: valid token authenticates, wrong token is an error, other schemes no opinion', async () => {
   const b = bearerTokenAuthenticator([staticTokenAuthenticator(new Map([['abc', { username: 'alice', uid: '1', groups: [] }]]))]);
   assert.equal((await b.authenticate(req({ authorization: 'Bearer abc' }))).kind, 'authenticated');
   assert.equal((await b.authenticate(req({ authorization: 'bearer abc' }))).kind, 'authenticated');
@@ -94,7 +94,7 @@ test('bearer: valid token authenticates, wrong token is an error, other schemes 
   assert.equal((await bearerTokenAuthenticator([]).authenticate(req({ authorization: 'Bearer abc' }))).kind, 'error');
 });
 
-test('union: first success wins over earlier errors; anonymous only without credentials', async () => {
+void test('union: first success wins over earlier errors; anonymous only without credentials', async () => {
   const fail: Authenticator = { name: 'f', authenticate: () => ({ kind: 'error', message: 'bad cert' }) };
   const none: Authenticator = { name: 'n', authenticate: () => ({ kind: 'no-opinion' }) };
   const ok: Authenticator = { name: 'o', authenticate: () => ({ kind: 'authenticated', method: 'o', user: { username: 'u', groups: ['g'] } }) };
@@ -106,13 +106,13 @@ test('union: first success wins over earlier errors; anonymous only without cred
   assert.deepEqual(await failing.authenticate(req()), { kind: 'error', message: 'bad cert' });
 });
 
-test('system:authenticated is added once and never to anonymous', () => {
+void test('system:authenticated is added once and never to anonymous', () => {
   assert.deepEqual(addAuthenticatedGroup({ username: 'a', groups: ['system:authenticated'] }).groups, ['system:authenticated']);
   assert.deepEqual(addAuthenticatedGroup({ username: 'system:anonymous', groups: ['system:unauthenticated'] }).groups, ['system:unauthenticated']);
   assert.deepEqual(addAuthenticatedGroup({ username: 'b', groups: [] }).groups, ['system:authenticated']);
 });
 
-test('buildAuthenticator: tokens from the file, anonymous as configured', async () => {
+void test('buildAuthenticator: tokens from the file, anonymous as configured', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'keelson-tok-'));
   try {
     const f = path.join(dir, 'tokens.csv');
@@ -130,7 +130,7 @@ test('buildAuthenticator: tokens from the file, anonymous as configured', async 
   }
 });
 
-test('the 401 body clients see is the reference Unauthorized Status', async () => {
+void test('the 401 body clients see is the reference Unauthorized Status', async () => {
   const { errors } = await import('../endpoints/status.ts');
   const want = JSON.parse(readFileSync(new URL('../../../shared/reference/v1.32-responses/errors/401-bad-token.json', import.meta.url), 'utf8'));
   assert.deepEqual(errors.unauthorized().toStatus(), want);

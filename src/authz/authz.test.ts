@@ -12,39 +12,39 @@ const attrs = (over: Partial<Attributes> = {}): Attributes => ({
   apiGroup: '', apiVersion: 'v1', namespace: 'ref', resource: 'configmaps', subresource: '', name: '', ...over,
 });
 
-test('AlwaysAllow allows; AlwaysDeny has no opinion with kube\'s reason', async () => {
+void test('AlwaysAllow allows; AlwaysDeny has no opinion with kube\'s reason', async () => {
   assert.equal((await (await buildAuthorizer(['AlwaysAllow'])).authorize(attrs())).kind, 'allow');
   const d = await (await buildAuthorizer(['AlwaysDeny'])).authorize(attrs());
   assert.deepEqual(d, { kind: 'no-opinion', reason: 'Everything is forbidden.' });
 });
 
-test('modes are asked in order: first decision wins', async () => {
+void test('modes are asked in order: first decision wins', async () => {
   assert.equal((await (await buildAuthorizer(['AlwaysDeny', 'AlwaysAllow'])).authorize(attrs())).kind, 'allow');
   registerAuthorizationMode('TestDeny', () => ({ name: 'TestDeny', authorize: () => ({ kind: 'deny', reason: 'no way' }) }));
   assert.deepEqual(await (await buildAuthorizer(['TestDeny', 'AlwaysAllow'])).authorize(attrs()), { kind: 'deny', reason: 'no way' });
   assert.ok(knownAuthorizationModes().includes('TestDeny'));
 });
 
-test('system:masters bypasses every mode', async () => {
+void test('system:masters bypasses every mode', async () => {
   const a = await buildAuthorizer(['AlwaysDeny']);
   assert.equal((await a.authorize(attrs({ user: { username: 'root', groups: ['system:masters'] } }))).kind, 'allow');
 });
 
-test('no modes at all: default deny', async () => {
+void test('no modes at all: default deny', async () => {
   assert.equal((await (await buildAuthorizer([])).authorize(attrs())).kind, 'no-opinion');
 });
 
-test('unknown modes cannot be built', async () => {
+void test('unknown modes cannot be built', async () => {
   await assert.rejects(buildAuthorizer(['RBAC']), /RBAC authorization is not implemented yet/);
 });
 
-test('403 body for a namespaced list matches kube-apiserver', () => {
+void test('403 body for a namespaced list matches kube-apiserver', () => {
   const want = JSON.parse(readFileSync(new URL('403-anonymous.json', REF), 'utf8'));
   const got = forbiddenError(attrs({ user: { username: 'system:anonymous', groups: ['system:unauthenticated'] } })).toStatus();
   assert.deepEqual(got, want);
 });
 
-test('403 wording: named, cluster-scoped, sub-resource, group, reason, non-resource', () => {
+void test('403 wording: named, cluster-scoped, sub-resource, group, reason, non-resource', () => {
   const m = (a: Partial<Attributes>, reason?: string) => forbiddenError(attrs(a), reason);
   const named = m({ verb: 'get', resource: 'pods', subresource: 'log', name: 'p1' });
   assert.equal(named.message, 'pods "p1" is forbidden: User "alice" cannot get resource "pods/log" in API group "" in the namespace "ref"');

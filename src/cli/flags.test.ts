@@ -4,7 +4,7 @@ import { parseCommandLine, usage, FLAG_DEFS } from './flags.ts';
 import { FlagError } from './pflag.ts';
 import { main } from './main.ts';
 
-test('defaults: 6443 on 127.0.0.1, sqlite in ./keelson-data, AlwaysAllow', () => {
+void test('defaults: 6443 on 127.0.0.1, sqlite in ./keelson-data, AlwaysAllow', () => {
   const c = parseCommandLine([]);
   assert.equal(c.options.port, 6443);
   assert.equal(c.options.bindAddress, '127.0.0.1');
@@ -17,21 +17,21 @@ test('defaults: 6443 on 127.0.0.1, sqlite in ./keelson-data, AlwaysAllow', () =>
   assert.match(c.notices[0]!, /AnonymousAuth is not allowed with the AlwaysAllow authorizer/);
 });
 
-test('the README invocation maps onto options', () => {
+void test('the README invocation maps onto options', () => {
   const c = parseCommandLine(['--secure-port=7443', '--data-dir=/tmp/x', '--write-kubeconfig=/tmp/k.yaml']);
   assert.equal(c.options.port, 7443);
   assert.equal(c.options.dataDir, '/tmp/x');
   assert.equal(c.options.writeKubeconfig, '/tmp/k.yaml');
 });
 
-test('--etcd-servers implies etcd storage; --storage overrides', () => {
+void test('--etcd-servers implies etcd storage; --storage overrides', () => {
   assert.equal(parseCommandLine(['--etcd-servers=http://127.0.0.1:2379']).options.storage, 'etcd');
   assert.deepEqual(parseCommandLine(['--etcd-servers', 'http://a:1,http://b:2']).options.etcdServers, ['http://a:1', 'http://b:2']);
   assert.equal(parseCommandLine(['--storage=memory']).options.storage, 'memory');
   assert.throws(() => parseCommandLine(['--storage=mongo']), /invalid argument "mongo" for "--storage" flag/);
 });
 
-test('durations, maps and token file', () => {
+void test('durations, maps and token file', () => {
   const c = parseCommandLine(['--shutdown-delay-duration=5s', '--livez-grace-period', '1m0s', '--runtime-config=api/all=true',
     '--feature-gates=Foo=true', '--token-auth-file=/t.csv', '--anonymous-auth=false', '--authorization-mode=AlwaysDeny']);
   assert.equal(c.options.shutdownDelayMs, 5000);
@@ -44,14 +44,14 @@ test('durations, maps and token file', () => {
   assert.deepEqual(c.notices, []);
 });
 
-test('authorization modes: unknown refused, later ones refused by name', () => {
+void test('authorization modes: unknown refused, later ones refused by name', () => {
   assert.throws(() => parseCommandLine(['--authorization-mode=Foo']), /authorization-mode "Foo" is not a valid mode/);
   assert.throws(() => parseCommandLine(['--authorization-mode=RBAC']), /RBAC authorization is not implemented yet/);
   assert.throws(() => parseCommandLine(['--authorization-mode=AlwaysAllow,AlwaysAllow']), /more than once/);
   assert.deepEqual(parseCommandLine(['--authorization-mode=AlwaysDeny,AlwaysAllow']).options.authorizationMode, ['AlwaysDeny', 'AlwaysAllow']);
 });
 
-test('flags for features not built yet fail by name when given a value', () => {
+void test('flags for features not built yet fail by name when given a value', () => {
   assert.throws(() => parseCommandLine(['--oidc-issuer-url=https://x']), /--oidc-issuer-url: OpenID Connect authentication is not implemented yet/);
   assert.throws(() => parseCommandLine(['--encryption-provider-config=/e.yaml']), /encryption at rest is not implemented yet/);
   assert.throws(() => parseCommandLine(['--enable-bootstrap-token-auth']), /bootstrap token authentication is not implemented yet/);
@@ -60,19 +60,19 @@ test('flags for features not built yet fail by name when given a value', () => {
   assert.deepEqual(c.options.rawFlags?.get('enable-admission-plugins'), ['NamespaceLifecycle', 'LimitRanger']);
 });
 
-test('unknown flags and positional arguments are errors', () => {
+void test('unknown flags and positional arguments are errors', () => {
   assert.throws(() => parseCommandLine(['--bogus']), (e: unknown) => e instanceof FlagError && e.message === 'unknown flag: --bogus');
   assert.throws(() => parseCommandLine(['serve']), /"keelson" does not take any arguments, got \["serve"\]/);
 });
 
-test('usage lists every visible flag with its type and default', () => {
+void test('usage lists every visible flag with its type and default', () => {
   const u = usage();
   for (const d of FLAG_DEFS) assert.ok(u.includes(`--${d.name}`), d.name);
   assert.match(u, /--secure-port int\s+The port on which to serve HTTPS with authentication and authorization\. \(default 6443\)/);
   assert.match(u, /--shutdown-delay-duration duration/);
 });
 
-test('main: unknown flag → "Error: unknown flag: --x" and exit code 1; --help → usage, 0', async () => {
+void test('main: unknown flag → "Error: unknown flag: --x" and exit code 1; --help → usage, 0', async () => {
   let out = '';
   let err = '';
   const io = { stdout: (s: string) => { out += s; }, stderr: (s: string) => { err += s; } };

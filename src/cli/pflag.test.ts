@@ -45,7 +45,7 @@ const ok: [string, string[], Record<string, unknown>, string[]?][] = [
 ];
 
 for (const [name, argv, want, args] of ok) {
-  test(`pflag: ${name}`, () => {
+  void test(`pflag: ${name}`, () => {
     const p = parseFlags(defs, argv);
     for (const [k, v] of Object.entries(want)) assert.deepEqual(p.values.get(k), v, k);
     assert.deepEqual(p.args, args ?? []);
@@ -64,29 +64,29 @@ const bad: [string, string[], string][] = [
   ['bad bool map', ['--gates=Foo'], 'invalid argument "Foo" for "--gates" flag: missing bool value for Foo'],
 ];
 for (const [name, argv, msg] of bad) {
-  test(`pflag rejects: ${name}`, () => {
+  void test(`pflag rejects: ${name}`, () => {
     assert.throws(() => parseFlags(defs, argv), (e: unknown) => e instanceof FlagError && e.message === msg);
   });
 }
 
-test('pflag: -h and --help ask for help', () => {
+void test('pflag: -h and --help ask for help', () => {
   assert.equal(parseFlags(defs, ['-h']).help, true);
   assert.equal(parseFlags(defs, ['--help']).help, true);
   assert.equal(parseFlags(defs, ['--port=1']).help, false);
 });
 
-test('pflag: changed tracks given flags only', () => {
+void test('pflag: changed tracks given flags only', () => {
   const p = parseFlags(defs, ['--port=1', '--debug']);
   assert.deepEqual([...p.changed].sort(), ['debug', 'port']);
 });
 
-test('csv split honours quotes', () => {
+void test('csv split honours quotes', () => {
   assert.deepEqual(splitCsv('a,"b,c",d'), ['a', 'b,c', 'd']);
   assert.deepEqual(splitCsv(''), []);
   assert.throws(() => splitCsv('"a'), FlagError);
 });
 
-test('durations round-trip Go forms', () => {
+void test('durations round-trip Go forms', () => {
   assert.equal(parseDuration('0'), 0);
   assert.equal(parseDuration('500ms'), 500);
   assert.equal(parseDuration('1.5h'), 5_400_000);

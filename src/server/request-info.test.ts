@@ -45,7 +45,7 @@ const rows: Row[] = [
 ];
 
 for (const [method, url, verb, group, version, ns, resource, sub, name, parts] of rows) {
-  test(`request info: ${method} ${url}`, () => {
+  void test(`request info: ${method} ${url}`, () => {
     const i = newRequestInfo(method, u(url));
     assert.equal(i.isResourceRequest, true);
     assert.deepEqual(
@@ -69,7 +69,7 @@ const nonResource: [string, string, string][] = [
   ['GET', '/apis/apps/', 'get'],
 ];
 for (const [method, url, verb] of nonResource) {
-  test(`request info: non-resource ${method} ${url}`, () => {
+  void test(`request info: non-resource ${method} ${url}`, () => {
     const i = newRequestInfo(method, u(url));
     assert.equal(i.isResourceRequest, false);
     assert.equal(i.verb, verb);
@@ -77,11 +77,11 @@ for (const [method, url, verb] of nonResource) {
   });
 }
 
-test('request info: /api/v1/watch alone cannot be classified', () => {
+void test('request info: /api/v1/watch alone cannot be classified', () => {
   assert.throws(() => newRequestInfo('GET', u('/api/v1/watch')), RequestInfoError);
 });
 
-test('field selector: exact metadata.name requirements', () => {
+void test('field selector: exact metadata.name requirements', () => {
   assert.equal(exactNameFromFieldSelector('metadata.name=a'), 'a');
   assert.equal(exactNameFromFieldSelector('status.phase=Running,metadata.name==b'), 'b');
   assert.equal(exactNameFromFieldSelector('metadata.name!=a'), undefined);

@@ -53,7 +53,7 @@ function setup(opts: { storeUp?: boolean; shuttingDown?: boolean; hooksDone?: bo
   return { get, logs };
 }
 
-test('verbose output of /livez, /readyz, /healthz matches kube-apiserver line for line', async () => {
+void test('verbose output of /livez, /readyz, /healthz matches kube-apiserver line for line', async () => {
   const ref = reference();
   const { get } = setup();
   for (const p of ['/livez?verbose', '/readyz?verbose', '/healthz?verbose', '/readyz?verbose&exclude=etcd']) {
@@ -65,12 +65,12 @@ test('verbose output of /livez, /readyz, /healthz matches kube-apiserver line fo
   }
 });
 
-test('plain ok without verbose', async () => {
+void test('plain ok without verbose', async () => {
   const { get } = setup();
   for (const p of ['/livez', '/readyz', '/healthz']) assert.deepEqual([(await get(p)).code, (await get(p)).body], [200, 'ok']);
 });
 
-test('exclude marks the check, repeatable; unknown names warn', async () => {
+void test('exclude marks the check, repeatable; unknown names warn', async () => {
   const { get } = setup({ storeUp: false });
   const r = await get('/livez?verbose&exclude=etcd&exclude=log&exclude=nope&exclude=also');
   assert.equal(r.code, 200);
@@ -78,7 +78,7 @@ test('exclude marks the check, repeatable; unknown names warn', async () => {
   assert.match(r.body, /warn: some health checks cannot be excluded: no matches for "also","nope"\nlivez check passed\n$/);
 });
 
-test('a failing store fails /livez (etcd) and /readyz (informer-sync) with reasons withheld', async () => {
+void test('a failing store fails /livez (etcd) and /readyz (informer-sync) with reasons withheld', async () => {
   const { get, logs } = setup({ storeUp: false });
   const l = await get('/livez');
   assert.equal(l.code, 500);
@@ -91,7 +91,7 @@ test('a failing store fails /livez (etcd) and /readyz (informer-sync) with reaso
   assert.match(r.body, /\[-\]informer-sync failed: reason withheld\n/);
 });
 
-test('readyz fails during shutdown; livez does not', async () => {
+void test('readyz fails during shutdown; livez does not', async () => {
   const { get } = setup({ shuttingDown: true });
   const r = await get('/readyz?verbose');
   assert.equal(r.code, 500);
@@ -100,7 +100,7 @@ test('readyz fails during shutdown; livez does not', async () => {
   assert.equal((await get('/readyz/shutdown')).body, 'internal server error: process is shutting down\n');
 });
 
-test('post-start hooks fail until done', async () => {
+void test('post-start hooks fail until done', async () => {
   const { get } = setup({ hooksDone: false });
   const r = await get('/readyz?verbose');
   assert.equal(r.code, 500);
@@ -108,7 +108,7 @@ test('post-start hooks fail until done', async () => {
   assert.match(r.body, /\[-\]autoregister-completion failed: reason withheld\n/);
 });
 
-test('single checks by path, slashes included; unknown check is not ours', async () => {
+void test('single checks by path, slashes included; unknown check is not ours', async () => {
   const { get } = setup();
   assert.deepEqual(await get('/livez/ping'), { served: true, code: 200, headers: (await get('/livez/ping')).headers, body: 'ok' });
   assert.equal((await get('/readyz/poststarthook/rbac/bootstrap-roles')).body, 'ok');
@@ -120,7 +120,7 @@ test('single checks by path, slashes included; unknown check is not ours', async
   assert.equal(e.body, 'internal server error: connection refused\n');
 });
 
-test('--livez-grace-period: failing livez checks pass while booting, not after', async () => {
+void test('--livez-grace-period: failing livez checks pass while booting, not after', async () => {
   let now = 1000;
   const { get } = setup({ storeUp: false, grace: 5000, now: () => now });
   assert.equal((await get('/livez')).code, 200);
@@ -129,7 +129,7 @@ test('--livez-grace-period: failing livez checks pass while booting, not after',
   assert.equal((await get('/livez')).code, 500);
 });
 
-test('a hanging store ping times out into a failure', async () => {
+void test('a hanging store ping times out into a failure', async () => {
   const hooks = new PostStartHooks();
   hooks.markAllDone();
   const never: HealthCheck[] = standardChecks({ hooks, pingStore: () => new Promise(() => {}), storeTimeoutMs: 20, isShuttingDown: () => false }).livez;

@@ -1,0 +1,63 @@
+/**
+ * The filter chain, one ordered list read top to bottom (outermost first). Each filter is `withX(next, deps)`;
+ * the innermost handler tries the endpoints in order and ends with kube's plain-text 404.
+ *
+ *   audit id → panic recovery → request info → metrics → body limit → authentication
+ *   → (impersonation, audit: later issues) → max-in-flight → authorization → endpoints
+ */
+import type { Endpoint } from './context.ts';
+import type { Authenticator } from '../authn/types.ts';
+import type { Authorizer } from '../authz/types.ts';
+import type { Metrics } from '../endpoints/metrics.ts';
+import { respondBytes } from '../endpoints/respond.ts';
+import type { ServerHandler } from './filters/types.ts';
+import { withAuditId } from './filters/audit-id.ts';
+import { withPanicRecovery } from './filters/panic-recovery.ts';
+import { withRequestInfo } from './filters/request-info.ts';
+import { withMetrics } from './filters/metrics.ts';
+import { withBodyLimit } from './filters/body-limit.ts';
+import { withAuthentication } from './filters/authentication.ts';
+import { withMaxInFlight } from './filters/max-in-flight.ts';
+import { withAuthorization } from './filters/authorization.ts';
+
+export interface ChainDeps {
+  readonly authenticator: Authenticator;
+  readonly authorizer: Authorizer;
+  readonly metrics: Metrics;
+  /** Tried in order; the first that returns true served the request. */
+  readonly endpoints: readonly Endpoint[];
+  readonly maxReadOnlyInFlight: number;
+  readonly maxMutatingInFlight: number;
+  readonly maxBodyBytes: number;
+  readonly log: (line: string) => void;
+}
+
+type Filter = (next: ServerHandler, deps: ChainDeps) => ServerHandler;
+
+/** Outermost first. */
+export const FILTERS: readonly { name: string; wrap: Filter }[] = [
+  { name: 'audit-id', wrap: (n) => withAuditId(n) },
+  { name: 'panic-recovery', wrap: (n, d) => withPanicRecovery(n, d) },
+  { name: 'request-info', wrap: (n) => withRequestInfo(n) },
+  { name: 'metrics', wrap: (n, d) => withMetrics(n, d) },
+  { name: 'body-limit', wrap: (n, d) => withBodyLimit(n, d) },
+  { name: 'authentication', wrap: (n, d) => withAuthentication(n, d) },
+  { name: 'max-in-flight', wrap: (n, d) => withMaxInFlight(n, { maxReadOnly: d.maxReadOnlyInFlight, maxMutating: d.maxMutatingInFlight, metrics: d.metrics }) },
+  { name: 'authorization', wrap: (n, d) => withAuthorization(n, d) },
+];
+
+/** The endpoints in order, then `404 page not found` (Go's http.NotFound, as kube's final handler). */
+export function routeEndpoints(endpoints: readonly Endpoint[]): ServerHandler {
+  return async function route(ctx) {
+    for (const e of endpoints) {
+      if (await e(ctx)) return;
+    }
+    respondBytes(ctx, 404, 'text/plain; charset=utf-8', '404 page not found\n', { 'X-Content-Type-Options': 'nosniff' });
+  };
+}
+
+export function buildChain(deps: ChainDeps): ServerHandler {
+  let h = routeEndpoints(deps.endpoints);
+  for (let i = FILTERS.length - 1; i >= 0; i--) h = FILTERS[i]!.wrap(h, deps);
+  return h;
+}

@@ -1,0 +1,12 @@
+/** Every request gets an audit id: the client's `Audit-ID` header when it sent one, else a fresh UUID. */
+import { randomUUID } from 'node:crypto';
+import type { ServerHandler } from './types.ts';
+
+export function withAuditId(next: ServerHandler): ServerHandler {
+  return async function auditId(ctx) {
+    const given = ctx.req.headers['audit-id'];
+    const v = Array.isArray(given) ? given[0] : given;
+    ctx.auditId = v && v.trim() ? v.trim() : randomUUID();
+    await next(ctx);
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Sets ctx.user from the authenticator (x509 → bearer tokens → anonymous when allowed). Invalid credentials
+ * or none (with anonymous off) → 401 `Unauthorized` Status, as kube-apiserver answers. The Authorization
+ * header is dropped once used so nothing later can forward it.
+ */
+import type { TLSSocket } from 'node:tls';
+import type { Http2ServerRequest } from 'node:http2';
+import { errors } from '../../endpoints/status.ts';
+import { respondError } from '../../endpoints/respond.ts';
+import type { AuthRequest, Authenticator } from '../../authn/types.ts';
+import type { Req } from '../context.ts';
+import type { ServerHandler } from './types.ts';
+
+/** The TLS socket behind an HTTP/1.1 request or an HTTP/2 stream. */
+export function tlsSocketOf(req: Req): TLSSocket | undefined {
+  const h2 = (req as Http2ServerRequest).stream?.session?.socket as TLSSocket | undefined;
+  const s = h2 ?? (req.socket as TLSSocket | undefined);
+  return s && typeof s.getPeerCertificate === 'function' ? s : undefined;
+}
+
+export function authRequestOf(req: Req, path: string): AuthRequest {
+  return {
+    header: (name) => {
+      const v = req.headers[name.toLowerCase()];
+      return Array.isArray(v) ? v[0] : v;
+    },
+    tlsSocket: tlsSocketOf(req),
+    path,
+  };
+}
+
+export function withAuthentication(next: ServerHandler, deps: { authenticator: Authenticator; log: (line: string) => void }): ServerHandler {
+  return async function authentication(ctx) {
+    const r = await deps.authenticator.authenticate(authRequestOf(ctx.req, ctx.info.path));
+    if (r.kind !== 'authenticated') {
+      if (r.kind === 'error') deps.log(`Unable to authenticate the request: ${r.message}`);
+      respondError(ctx, errors.unauthorized());
+      return;
+    }
+    ctx.user = r.user;
+    if (r.method !== 'anonymous') delete ctx.req.headers.authorization;
+    await next(ctx);
+  };
+}

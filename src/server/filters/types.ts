@@ -1,0 +1,8 @@
+/**
+ * The server's view of the request context: the same object handlers receive as RequestContext, but writable
+ * while the chain fills it in (request info, user, audit id).
+ */
+import type { RequestContext } from '../context.ts';
+
+export type ServerContext = { -readonly [K in keyof RequestContext]: RequestContext[K] };
+export type ServerHandler = (ctx: ServerContext) => Promise<void>;

@@ -1,0 +1,162 @@
+/**
+ * The TLS listener: HTTP/2 and HTTP/1.1 on one port (ALPN h2, http/1.1). Client certificates are requested but
+ * not enforced by TLS (`rejectUnauthorized: false`); the authentication filter verifies them, so a bad or
+ * missing certificate ends in a Kubernetes 401/anonymous instead of a handshake failure.
+ *
+ * Invariants: every request gets an AbortSignal that fires when its client goes away or the server shuts down
+ * (watches end on it); `close()` stops accepting, aborts those signals, lets in-flight requests finish up to a
+ * grace period, then destroys what is left. Nothing (sockets, sessions, timers) outlives `close()`.
+ */
+import http2 from 'node:http2';
+import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse, ServerHttp2Session } from 'node:http2';
+import type { RequestInfo } from './context.ts';
+import type { ServerContext, ServerHandler } from './filters/types.ts';
+
+export interface ListenerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly certPem: string;
+  readonly keyPem: string;
+  /** CAs offered to clients as acceptable client-certificate issuers. */
+  readonly clientCaPems: readonly string[];
+  readonly handler: ServerHandler;
+  readonly log?: (line: string) => void;
+  /** `--http2-max-streams-per-connection`; kube-apiserver uses 1000. */
+  readonly maxStreamsPerConnection?: number;
+}
+
+export interface Listener {
+  readonly port: number;
+  readonly host: string;
+  /** Requests currently being served. */
+  inFlight(): number;
+  /** Graceful close: stop accepting, end long-running requests, wait up to `graceMs` for the rest. */
+  close(opts?: { graceMs?: number }): Promise<void>;
+}
+
+function placeholderInfo(method: string, path: string): RequestInfo {
+  return { isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', parts: [] };
+}
+
+function parseUrl(raw: string | undefined): URL | undefined {
+  try {
+    const u = new URL(`https://keelson${raw && raw.startsWith('/') ? raw : `/${raw ?? ''}`}`);
+    return u;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function listen(o: ListenerOptions): Promise<Listener> {
+  const log = o.log ?? (() => {});
+  const sockets = new Set<TLSSocket>();
+  const sessions = new Set<ServerHttp2Session>();
+  const controllers = new Set<AbortController>();
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  let closing = false;
+
+  const server = http2.createSecureServer({
+    key: o.keyPem,
+    cert: o.certPem,
+    ca: [...o.clientCaPems],
+    allowHTTP1: true,
+    requestCert: true,
+    rejectUnauthorized: false,
+    settings: { maxConcurrentStreams: o.maxStreamsPerConnection ?? 1000 },
+  });
+  server.setTimeout(0);
+
+  server.on('secureConnection', (s: TLSSocket) => {
+    sockets.add(s);
+    s.setNoDelay(true);
+    s.once('close', () => sockets.delete(s));
+  });
+  server.on('session', (session: ServerHttp2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+    session.on('error', () => {});
+    if (closing) session.close();
+  });
+  server.on('tlsClientError', () => {});
+  server.on('clientError', () => {});
+
+  const onRequest = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse): void => {
+    req.on('error', () => {});
+    res.on('error', () => {});
+    const url = parseUrl(req.url);
+    if (!url) {
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+      res.end('400 Bad Request');
+      return;
+    }
+    const ac = new AbortController();
+    controllers.add(ac);
+    if (closing) ac.abort();
+    res.once('close', () => {
+      controllers.delete(ac);
+      ac.abort();
+    });
+    const method = req.method ?? 'GET';
+    const ctx: ServerContext = {
+      req, res, url, query: url.searchParams, info: placeholderInfo(method, url.pathname),
+      user: { username: '', groups: [] }, auditId: '', warnings: [], signal: ac.signal, startTime: Date.now(),
+    };
+    // HTTP/1.1 keep-alive sockets stop being reused once we are closing.
+    if (closing && 'shouldKeepAlive' in res) (res as ServerResponse).shouldKeepAlive = false;
+    inFlight++;
+    o.handler(ctx).catch((err: unknown) => {
+      log(`unhandled error serving ${method} ${url.pathname}: ${(err as Error)?.stack ?? String(err)}`);
+      if (!res.headersSent) {
+        try { res.writeHead(500); } catch { /* stream gone */ }
+      }
+      res.end();
+    }).finally(() => {
+      inFlight--;
+      if (inFlight === 0) drained?.();
+    });
+  };
+  server.on('request', onRequest);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (err) => log(`listener error: ${err.message}`));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : o.port;
+
+  return {
+    port,
+    host: o.host,
+    inFlight: () => inFlight,
+    async close(opts = {}): Promise<void> {
+      if (closing) return;
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const ac of controllers) ac.abort();
+      for (const s of sessions) s.close();
+      // Idle HTTP/1.1 keep-alive sockets: nothing in flight on them can be lost.
+      for (const s of sockets) {
+        if ((s as TLSSocket).alpnProtocol !== 'h2' && !(s as Socket & { _httpMessage?: unknown })._httpMessage) s.destroySoon();
+      }
+      if (inFlight > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          new Promise<void>((resolve) => { drained = resolve; }),
+          new Promise<void>((resolve) => { timer = setTimeout(resolve, opts.graceMs ?? 5000); }),
+        ]);
+        clearTimeout(timer);
+      }
+      for (const s of sessions) s.destroy();
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * The zero-config PKI: on first start in a data dir, a self-signed CA (10 years), a serving certificate for
+ * the local names and the bind address, and an admin client certificate (CN=kubernetes-admin,
+ * O=system:masters); later starts reuse them (a serving cert that lacks the current bind address or is close
+ * to expiry is re-issued from the same CA, so existing kubeconfigs keep working). Without a data dir
+ * everything stays in memory, and the CA is generated once per process so test servers start fast.
+ * `--tls-cert-file/--tls-private-key-file` replace the serving pair; `--client-ca-file` adds trusted client CAs.
+ */
+import { mkdir, readFile, writeFile, stat } from 'node:fs/promises';
+import { X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
+import path from 'node:path';
+import { createCa, issue, loadIssued, type Issued } from './certs.ts';
+
+export interface PkiOptions {
+  readonly dataDir?: string;
+  readonly bindAddress: string;
+  readonly tlsCertFile?: string;
+  readonly tlsPrivateKeyFile?: string;
+  readonly clientCaFile?: string;
+  /** Further SANs for the serving certificate. */
+  readonly extraSans?: readonly string[];
+}
+
+export interface Pki {
+  /** Our CA (signs the serving cert unless replaced, and the admin cert). */
+  readonly caPem: string;
+  readonly servingCertPem: string;
+  readonly servingKeyPem: string;
+  readonly adminCertPem: string;
+  readonly adminKeyPem: string;
+  /** CA bundle trusted for client certificates: ours plus --client-ca-file. */
+  readonly clientCaPems: readonly string[];
+  /** What a client should trust to reach us: our CA, or the serving chain's issuer when --tls-cert-file is given. */
+  readonly serverCaPem: string;
+}
+
+export const ADMIN_USER = 'kubernetes-admin';
+export const ADMIN_GROUP = 'system:masters';
+const RENEW_BEFORE_MS = 30 * 86_400_000;
+
+function servingNames(bindAddress: string, extra: readonly string[] = []): { dns: string[]; ips: string[] } {
+  const dns = new Set(['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local']);
+  const ips = new Set(['127.0.0.1', '::1']);
+  for (const n of [bindAddress, ...extra]) {
+    if (!n || n === '0.0.0.0' || n === '::') continue;
+    if (isIP(n)) ips.add(n);
+    else dns.add(n);
+  }
+  return { dns: [...dns], ips: [...ips] };
+}
+
+function issueServing(ca: Issued, o: PkiOptions): Promise<Issued> {
+  const { dns, ips } = servingNames(o.bindAddress, o.extraSans);
+  return issue({ subject: { cn: 'kube-apiserver' }, issuer: ca, usage: 'server', dnsNames: dns, ipAddresses: ips, days: 365 });
+}
+
+function issueAdmin(ca: Issued): Promise<Issued> {
+  return issue({ subject: { cn: ADMIN_USER, o: [ADMIN_GROUP] }, issuer: ca, usage: 'client', days: 365 });
+}
+
+/** True when the certificate still covers `ips` and is not about to expire. */
+function stillGood(certPem: string, ca: string, ips: readonly string[] = []): boolean {
+  try {
+    const c = new X509Certificate(certPem);
+    if (!c.checkIssued(new X509Certificate(ca))) return false;
+    if (Date.parse(c.validTo) - Date.now() < RENEW_BEFORE_MS) return false;
+    const san = c.subjectAltName ?? '';
+    // Node prints IPv6 SANs expanded; only IPv4 entries are compared (the bind address is usually one).
+    return ips.filter((ip) => isIP(ip) === 4).every((ip) => san.split(', ').includes(`IP Address:${ip}`));
+  } catch {
+    return false;
+  }
+}
+
+async function readIfExists(p: string): Promise<string | undefined> {
+  try {
+    return await readFile(p, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+async function readRequired(p: string, flag: string): Promise<string> {
+  try {
+    return await readFile(p, 'utf8');
+  } catch (err) {
+    throw new Error(`${flag}: unable to read ${p}: ${(err as Error).message}`);
+  }
+}
+
+let processCa: Promise<Issued> | undefined;
+const memoryLeaves = new Map<string, Promise<Issued>>();
+
+async function pairFromDisk(dir: string, base: string, make: () => Promise<Issued>, ok: (certPem: string) => boolean): Promise<Issued> {
+  const crtPath = path.join(dir, `${base}.crt`);
+  const keyPath = path.join(dir, `${base}.key`);
+  const [crt, key] = await Promise.all([readIfExists(crtPath), readIfExists(keyPath)]);
+  if (crt && key && ok(crt)) return loadIssued(crt, key);
+  const fresh = await make();
+  await writeFile(keyPath, fresh.keyPem, { mode: 0o600 });
+  await writeFile(crtPath, fresh.certPem, { mode: 0o644 });
+  return fresh;
+}
+
+/** Loads or creates the certificates the server needs. */
+export async function ensurePki(o: PkiOptions): Promise<Pki> {
+  let ca: Issued;
+  let serving: Issued | undefined;
+  let admin: Issued;
+  const ips = servingNames(o.bindAddress, o.extraSans).ips;
+  if (o.dataDir) {
+    await mkdir(o.dataDir, { recursive: true, mode: 0o700 });
+    const caCrt = await readIfExists(path.join(o.dataDir, 'ca.crt'));
+    ca = await pairFromDisk(o.dataDir, 'ca', () => createCa('keelson-ca'), (c) => c === caCrt);
+    if (!o.tlsCertFile) serving = await pairFromDisk(o.dataDir, 'apiserver', () => issueServing(ca, o), (c) => stillGood(c, ca.certPem, ips));
+    admin = await pairFromDisk(o.dataDir, 'admin', () => issueAdmin(ca), (c) => stillGood(c, ca.certPem));
+  } else {
+    processCa ??= createCa('keelson-ca');
+    ca = await processCa;
+    const key = JSON.stringify(servingNames(o.bindAddress, o.extraSans));
+    if (!o.tlsCertFile) {
+      if (!memoryLeaves.has(key)) memoryLeaves.set(key, issueServing(ca, o));
+      serving = await memoryLeaves.get(key)!;
+    }
+    if (!memoryLeaves.has('admin')) memoryLeaves.set('admin', issueAdmin(ca));
+    admin = await memoryLeaves.get('admin')!;
+  }
+  let servingCertPem: string;
+  let servingKeyPem: string;
+  let serverCaPem = ca.certPem;
+  if (o.tlsCertFile && o.tlsPrivateKeyFile) {
+    servingCertPem = await readRequired(o.tlsCertFile, '--tls-cert-file');
+    servingKeyPem = await readRequired(o.tlsPrivateKeyFile, '--tls-private-key-file');
+    // Clients verify the given chain with its issuer; the last certificate in the file is the best guess.
+    const blocks = servingCertPem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+    if (!blocks.length) throw new Error(`--tls-cert-file: no certificate found in ${o.tlsCertFile}`);
+    serverCaPem = blocks.length > 1 ? blocks[blocks.length - 1]! + '\n' : blocks[0]! + '\n';
+  } else {
+    servingCertPem = serving!.certPem;
+    servingKeyPem = serving!.keyPem;
+  }
+  const clientCaPems = [ca.certPem];
+  if (o.clientCaFile) {
+    const bundle = await readRequired(o.clientCaFile, '--client-ca-file');
+    const blocks = bundle.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+    if (!blocks.length) throw new Error(`--client-ca-file: no certificate found in ${o.clientCaFile}`);
+    clientCaPems.push(...blocks.map((b) => b + '\n'));
+  }
+  return { caPem: ca.certPem, servingCertPem, servingKeyPem, adminCertPem: admin.certPem, adminKeyPem: admin.keyPem, clientCaPems, serverCaPem };
+}
+
+/** Exists for tests: whether a data dir already holds a CA. */
+export async function hasCa(dataDir: string): Promise<boolean> {
+  try {
+    await stat(path.join(dataDir, 'ca.crt'));
+    return true;
+  } catch {
+    return false;
+  }
+}

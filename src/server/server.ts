@@ -1,0 +1,99 @@
+/**
+ * The HTTP side of the server, independent of storage and the API catalog: certificates in, authenticator and
+ * authorizer built from options, health/version/metrics endpoints ahead of the given API endpoints, the chain,
+ * the listener, and graceful shutdown. start.ts feeds it the real store/registry endpoints; tests feed fakes.
+ *
+ * Shutdown order (kube-apiserver's): /readyz starts failing → wait `--shutdown-delay-duration` while still
+ * serving → stop accepting and end long-running requests → wait for in-flight requests → return.
+ */
+import type { Endpoint } from './context.ts';
+import type { ResolvedOptions } from './options.ts';
+import type { Pki } from './pki.ts';
+import { buildChain } from './chain.ts';
+import { listen, type Listener } from './listener.ts';
+import { MAX_REQUEST_BODY_BYTES } from './body.ts';
+import { serverUrl } from './kubeconfig.ts';
+import { buildAuthenticator } from '../authn/index.ts';
+import type { TokenAuthenticator } from '../authn/types.ts';
+import { buildAuthorizer, type AuthorizerDeps } from '../authz/modes.ts';
+import { createHealthEndpoint } from '../endpoints/health/index.ts';
+import { PostStartHooks, standardChecks } from '../endpoints/health/checks.ts';
+import { createVersionEndpoint } from '../endpoints/version.ts';
+import { Metrics, createMetricsEndpoint } from '../endpoints/metrics.ts';
+
+export interface ApiServerConfig {
+  readonly options: ResolvedOptions;
+  readonly pki: Pki;
+  /** API endpoints after health, version and metrics (discovery, openapi, resources), in order. */
+  readonly endpoints: readonly Endpoint[];
+  /** The `etcd` health check: resolves when the store answers. */
+  readonly pingStore: () => Promise<void>;
+  readonly informersSynced?: () => boolean;
+  /** Post-start hooks; all are marked done by `markStarted()` unless the caller marks them itself. */
+  readonly hooks?: PostStartHooks;
+  readonly tokenAuthenticators?: readonly TokenAuthenticator[];
+  readonly authorizerDeps?: AuthorizerDeps;
+}
+
+export interface ApiServer {
+  readonly url: string;
+  readonly port: number;
+  readonly listener: Listener;
+  readonly metrics: Metrics;
+  readonly hooks: PostStartHooks;
+  /** Marks every post-start hook finished (the server reports ready). */
+  markStarted(): void;
+  isShuttingDown(): boolean;
+  /** Readiness fails, then after the shutdown delay the listener closes gracefully. Idempotent. */
+  shutdown(): Promise<void>;
+}
+
+export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
+  const o = c.options;
+  const hooks = c.hooks ?? new PostStartHooks();
+  let shuttingDown = false;
+  const metrics = new Metrics();
+  const startedAt = Date.now();
+  const checks = standardChecks({ hooks, pingStore: c.pingStore, informersSynced: c.informersSynced, isShuttingDown: () => shuttingDown });
+  const authenticator = await buildAuthenticator({
+    clientCaPems: c.pki.clientCaPems, tokenAuthFile: o.tokenAuthFile, anonymous: o.anonymousAuth, tokens: c.tokenAuthenticators,
+  });
+  const authorizer = await buildAuthorizer(o.authorizationMode, c.authorizerDeps);
+  const handler = buildChain({
+    authenticator,
+    authorizer,
+    metrics,
+    endpoints: [
+      createHealthEndpoint({ ...checks, livezGracePeriodMs: o.livezGracePeriodMs, startedAt, log: o.log }),
+      createVersionEndpoint(),
+      createMetricsEndpoint(metrics),
+      ...c.endpoints,
+    ],
+    maxReadOnlyInFlight: o.maxRequestsInflight,
+    maxMutatingInFlight: o.maxMutatingRequestsInflight,
+    maxBodyBytes: MAX_REQUEST_BODY_BYTES,
+    log: o.log,
+  });
+  const listener = await listen({
+    host: o.bindAddress, port: o.port, certPem: c.pki.servingCertPem, keyPem: c.pki.servingKeyPem,
+    clientCaPems: c.pki.clientCaPems, handler, log: o.log,
+  });
+  let shutdownPromise: Promise<void> | undefined;
+  return {
+    url: serverUrl(o.bindAddress, listener.port),
+    port: listener.port,
+    listener,
+    metrics,
+    hooks,
+    markStarted: () => hooks.markAllDone(),
+    isShuttingDown: () => shuttingDown,
+    shutdown(): Promise<void> {
+      shutdownPromise ??= (async () => {
+        shuttingDown = true;
+        if (o.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, o.shutdownDelayMs));
+        await listener.close({ graceMs: Math.max(5000, o.shutdownDelayMs) });
+      })();
+      return shutdownPromise;
+    },
+  };
+}

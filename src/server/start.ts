@@ -1,0 +1,108 @@
+/**
+ * The composition root: options → certificates → store → catalog → registry (watch caches) → controllers →
+ * endpoints → listener → admin kubeconfig. `stop()` unwinds in reverse: readiness fails, the shutdown delay
+ * passes, listeners close (watches end through their abort signals), controllers stop, the registry's caches
+ * stop, and the store flushes and closes. A failure while starting unwinds whatever had started.
+ */
+import type { Endpoint } from './context.ts';
+import { resolveOptions, type ServerOptions } from './options.ts';
+import { ensurePki } from './pki.ts';
+import { buildKubeconfig, serverUrl, writeKubeconfig } from './kubeconfig.ts';
+import { createApiServer } from './server.ts';
+import { openStore } from '../storage/factory.ts';
+import { Catalog } from '../api/catalog.ts';
+import { createRegistry } from '../registry/registry.ts';
+import { startControllers } from '../controllers/index.ts';
+import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
+import { createOpenApiEndpoint } from '../endpoints/openapi/index.ts';
+import { createResourceEndpoint } from '../endpoints/resource-endpoint.ts';
+
+export type { ServerOptions } from './options.ts';
+
+export interface RunningServer {
+  /** `https://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  /** Where the admin kubeconfig was written; undefined when none was written (library without a data dir). */
+  readonly kubeconfigPath: string | undefined;
+  /** The admin kubeconfig text (YAML) — usable even when nothing was written. */
+  readonly kubeconfig: string;
+  /** The CA a client should trust for the serving certificate. */
+  readonly caPem: string;
+  readonly adminCertPem: string;
+  readonly adminKeyPem: string;
+  /** Graceful shutdown; idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Starts a Keelson server in this process. Library defaults: random port, memory store, nothing on disk. */
+export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
+  const o = resolveOptions(opts);
+  const cleanups: (() => Promise<void>)[] = [];
+  const unwind = async (): Promise<void> => {
+    while (cleanups.length) {
+      const c = cleanups.pop()!;
+      try {
+        await c();
+      } catch (err) {
+        o.log(`error while stopping: ${(err as Error).message}`);
+      }
+    }
+  };
+  try {
+    const pki = await ensurePki({
+      dataDir: o.dataDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
+    });
+    const store = await openStore({
+      kind: o.storage, dataDir: o.dataDir, etcdServers: o.etcdServers, etcdPrefix: o.etcdPrefix,
+      etcdCaFile: o.etcdCaFile, etcdCertFile: o.etcdCertFile, etcdKeyFile: o.etcdKeyFile,
+    });
+    cleanups.push(() => store.close());
+    const catalog = Catalog.builtin({ runtimeConfig: o.runtimeConfig });
+    const registry = await createRegistry({ catalog, store });
+    cleanups.push(() => registry.stop());
+
+    const endpoints: Endpoint[] = [
+      createDiscoveryEndpoint({ catalog }),
+      createOpenApiEndpoint({ catalog }),
+      createResourceEndpoint({ registry, catalog }),
+    ];
+    const server = await createApiServer({
+      options: o,
+      pki,
+      endpoints,
+      pingStore: async () => {
+        if (store.ping) await store.ping();
+        else await store.currentRevision();
+      },
+    });
+    cleanups.push(() => server.shutdown());
+
+    if (o.controllers) {
+      const host = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? '127.0.0.1' : o.bindAddress;
+      const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, apiServer: { host, port: server.port }, log: o.log });
+      // Controllers stop after the listener closed (registered later = unwound earlier, so insert before it).
+      cleanups.splice(cleanups.length - 1, 0, () => controllers.stop());
+    }
+    server.markStarted();
+
+    const url = serverUrl(o.bindAddress, server.port);
+    const kubeconfig = buildKubeconfig({ server: url, caPem: pki.serverCaPem, certPem: pki.adminCertPem, keyPem: pki.adminKeyPem });
+    if (o.kubeconfigPath) await writeKubeconfig(o.kubeconfigPath, kubeconfig);
+
+    let stopping: Promise<void> | undefined;
+    return {
+      url,
+      port: server.port,
+      kubeconfigPath: o.kubeconfigPath,
+      kubeconfig,
+      caPem: pki.serverCaPem,
+      adminCertPem: pki.adminCertPem,
+      adminKeyPem: pki.adminKeyPem,
+      stop: () => (stopping ??= unwind()),
+    };
+  } catch (err) {
+    await unwind();
+    throw err;
+  }
+}
