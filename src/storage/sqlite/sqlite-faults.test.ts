@@ -1,0 +1,125 @@
+/** sqlite-specific behaviour beyond the conformance suite: full disk, automatic compaction, long replays, progress. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, it } from 'node:test';
+import { StorageUnavailableError, type WatchEvent } from '../interface.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'keelson-sqlite-faults-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const freshPath = (): string => join(root, `db${++n}`, 'keelson.db');
+const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+void it('a full disk fails the writes that do not fit with StorageUnavailableError; nothing partial, others commit', async () => {
+  const path = freshPath();
+  // 4 KiB pages: 400 pages ≈ 1.6 MiB, so a few 300 KiB values fill it.
+  const s = await openSqliteStore({ path, maxPageCount: 400 });
+  try {
+    const big = new Uint8Array(300 * 1024).fill(1);
+    let stored = 0;
+    let failure: unknown;
+    for (let i = 0; i < 20 && !failure; i++) {
+      try {
+        assert.ok((await s.create(`/big/${i}`, big)).succeeded);
+        stored++;
+      } catch (err) {
+        failure = err;
+      }
+    }
+    assert.ok(failure instanceof StorageUnavailableError, `the disk filled up with an error: ${String(failure)}`);
+    assert.match((failure as Error).message, /SQLITE_FULL/);
+    assert.ok(stored > 0);
+    const rev = await s.currentRevision();
+    assert.equal(await s.get(`/big/${stored}`), undefined, 'the failed write left nothing behind');
+    // One batch mixing a write that cannot fit with small ones: only the big one fails.
+    const results = await Promise.allSettled([s.create('/small/a', enc('a')), s.create('/big/again', big), s.create('/small/b', enc('b'))]);
+    assert.equal(results[0]!.status, 'fulfilled');
+    assert.equal(results[1]!.status, 'rejected');
+    assert.equal(results[2]!.status, 'fulfilled');
+    assert.equal(await s.currentRevision(), rev + 2);
+    assert.equal(new TextDecoder().decode((await s.get('/small/b'))!.value), 'b');
+    assert.equal((await s.range('/big/')).count, stored);
+    assert.deepEqual(await s.checkIntegrity(), []);
+  } finally {
+    await s.close();
+  }
+});
+
+void it('automatic compaction forgets old history, keeps the latest state and the revision', async () => {
+  const s = await openSqliteStore({ path: freshPath(), historyRetentionMs: 30, compactionIntervalMs: 10 });
+  try {
+    let cur = await s.create('/k', enc('0'));
+    assert.ok(cur.succeeded);
+    for (let i = 1; i <= 20; i++) {
+      const r = await s.update('/k', enc(String(i)), { expectedModRevision: cur.kv.modRevision });
+      assert.ok(r.succeeded);
+      cur = r;
+    }
+    const last = cur.revision;
+    const gone = await s.create('/gone', enc('x'));
+    assert.ok(gone.succeeded);
+    assert.ok((await s.delete('/gone')).succeeded);
+    for (let i = 0; i < 300 && (await s.compactedRevision()) < last; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok((await s.compactedRevision()) >= last, 'compaction reached the old writes');
+    assert.equal(new TextDecoder().decode((await s.get('/k'))!.value), '20');
+    assert.equal((await s.get('/k'))!.version, 21);
+    assert.deepEqual(await s.checkIntegrity(), []);
+  } finally {
+    await s.close();
+  }
+});
+
+void it('a watch from far back replays thousands of changes in order across pages, then goes live', async () => {
+  const s = await openSqliteStore({ path: freshPath() });
+  try {
+    const start = await s.currentRevision();
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < 2500; i++) writes.push(s.create(`/r/${i % 2 === 0 ? 'even' : 'odd'}/${i}`, enc(String(i))));
+    await Promise.all(writes);
+    const events: WatchEvent[] = [];
+    let error: Error | undefined;
+    const done = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`only ${events.length} events`)), 20_000);
+      const h = s.watch('/r/even/', { fromRevision: start }, {
+        onEvents: (evs) => {
+          events.push(...evs);
+          if (events.length === 1251) {
+            clearTimeout(timer);
+            h.dispose();
+            resolve();
+          }
+        },
+        onError: (e) => (error = e),
+      });
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    await s.create('/r/even/live', enc('live'));
+    await done;
+    assert.equal(error, undefined);
+    const revs = events.map((e) => e.kv.modRevision);
+    assert.deepEqual(revs, [...revs].sort((a, b) => a - b));
+    assert.equal(new Set(revs).size, revs.length, 'no duplicates');
+    assert.ok(events.every((e) => e.kv.key.startsWith('/r/even/')));
+    assert.equal(events.at(-1)!.kv.key, '/r/even/live');
+  } finally {
+    await s.close();
+  }
+});
+
+void it('progressNotify watchers learn the revision after every commit, even without events of their own', async () => {
+  const s = await openSqliteStore({ path: freshPath() });
+  try {
+    const progress: number[] = [];
+    const h = s.watch('/quiet/', { fromRevision: 0, progressNotify: true }, { onEvents: () => {}, onProgress: (r) => progress.push(r), onError: () => {} });
+    const w = await s.create('/busy/x', enc('x'));
+    assert.ok(w.succeeded);
+    for (let i = 0; i < 100 && !progress.includes(w.revision); i++) await new Promise((r) => setTimeout(r, 10));
+    h.dispose();
+    assert.ok(progress.includes(w.revision), `progress ${progress.join(',')} reached ${w.revision}`);
+  } finally {
+    await s.close();
+  }
+});
