@@ -1,0 +1,175 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { KObject } from '../api/types.ts';
+import { StatusError } from '../endpoints/status.ts';
+import { cm, sys, testEnv, type TestEnv } from './testing.ts';
+
+const ref = (f: string) => JSON.parse(readFileSync(`/work/shared/reference/v1.32-responses/errors/${f}`, 'utf8')) as Record<string, unknown>;
+
+async function statusOf(p: Promise<unknown>): Promise<ReturnType<StatusError['toStatus']>> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof StatusError, `expected a StatusError, got ${String(e)}`);
+    return e.toStatus();
+  }
+  assert.fail('expected the call to fail');
+}
+
+describe('update (PUT) and guaranteedUpdate', () => {
+  let env: TestEnv;
+  before(async () => { env = await testEnv(); });
+  after(async () => { await env.close(); });
+  const cms = () => env.registry.lookup('', 'v1', 'configmaps')!;
+  const deps = () => env.registry.lookup('apps', 'v1', 'deployments')!;
+
+  it('replaces the object; identity and timestamps carried over', async () => {
+    const created = await cms().create(sys('default', { fieldManager: 'kubectl-create' }), cm('cm1'), {});
+    const put = structuredClone(created);
+    put.data = { a: 'c', b: 'd' };
+    delete put.metadata.uid;
+    const { object, created: wasCreated } = await cms().update(sys('default', { fieldManager: 'kubectl-replace' }), 'cm1', put, {});
+    assert.equal(wasCreated, false);
+    assert.deepEqual(object['data'], { a: 'c', b: 'd' });
+    assert.equal(object.metadata.uid, created.metadata.uid);
+    assert.equal(object.metadata.creationTimestamp, created.metadata.creationTimestamp);
+    assert.ok(Number(object.metadata.resourceVersion) > Number(created.metadata.resourceVersion));
+    // kubectl-replace now owns what it changed; kubectl-create keeps only the map itself.
+    const mf = object.metadata.managedFields!;
+    assert.deepEqual(mf.map((m) => m.manager), ['kubectl-create', 'kubectl-replace']);
+    assert.deepEqual(mf[0]!.fieldsV1, { 'f:data': { '.': {} } });
+    assert.deepEqual(mf[1]!.fieldsV1, { 'f:data': { 'f:a': {}, 'f:b': {} } });
+  });
+
+  it('stale resourceVersion → 409 with the exact reference body', async () => {
+    const s = await statusOf(cms().update(sys('default'), 'cm1', cm('cm1', { a: 'x' }, { resourceVersion: '1' }), {}));
+    assert.deepEqual(s, ref('409-update-stale.json'));
+  });
+
+  it('missing resourceVersion: allowed when the strategy allows unconditional updates, else 422', async () => {
+    const ok = await cms().update(sys('default'), 'cm1', cm('cm1', { z: '1' }), {});
+    assert.deepEqual(ok.object['data'], { z: '1' });
+    const cr = env.registry.lookup('rbac.authorization.k8s.io', 'v1', 'clusterroles')!;
+    const strict = { ...cr.def.strategy };
+    delete strict.allowUnconditionalUpdate;
+    const def = cr.def;
+    const saved = def.strategy;
+    def.strategy = strict;
+    try {
+      await cr.create(sys(''), { metadata: { name: 'r1' }, rules: [] }, {});
+      const s = await statusOf(cr.update(sys(''), 'r1', { metadata: { name: 'r1' }, rules: [{}] }, {}));
+      assert.equal(s.code, 422);
+      assert.equal(s.message, 'clusterroles.rbac.authorization.k8s.io "r1" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+    } finally {
+      def.strategy = saved;
+    }
+  });
+
+  it('PUT of a missing object: 404 unless create-on-update', async () => {
+    const s = await statusOf(cms().update(sys('default'), 'nope', cm('nope'), {}));
+    assert.equal(s.code, 404);
+    const def = cms().def;
+    def.strategy = { ...def.strategy, allowCreateOnUpdate: true };
+    try {
+      const r = await cms().update(sys('default'), 'made', cm('made'), {});
+      assert.equal(r.created, true);
+      assert.ok(r.object.metadata.uid);
+    } finally {
+      def.strategy = { ...def.strategy, allowCreateOnUpdate: false };
+    }
+  });
+
+  it('immutable fields: uid and name', async () => {
+    const cur = (await cms().get(sys('default'), 'cm1', {})).object;
+    const bad = structuredClone(cur) as KObject;
+    bad.metadata.uid = 'other';
+    const s = await statusOf(cms().update(sys('default'), 'cm1', bad, {}));
+    assert.equal(s.message, 'ConfigMap "cm1" is invalid: metadata.uid: Invalid value: "other": field is immutable');
+  });
+
+  it('a no-op update does not write and returns the stored resourceVersion', async () => {
+    const cur = (await cms().get(sys('default'), 'cm1', {})).object;
+    const rev = await env.store.currentRevision();
+    const again = await cms().update(sys('default'), 'cm1', structuredClone(cur) as KObject, {});
+    assert.equal(again.object.metadata.resourceVersion, cur.metadata.resourceVersion);
+    assert.equal(await env.store.currentRevision(), rev);
+  });
+
+  it('generation bumps only when the spec part changes; status is kept on main writes', async () => {
+    const d = await deps().create(sys('default'), { metadata: { name: 'web', labels: { app: 'web' } }, spec: { replicas: 1 } }, {});
+    const labelsOnly = structuredClone(d);
+    labelsOnly.metadata.labels = { app: 'web', tier: 'x' };
+    const a = (await deps().update(sys('default'), 'web', labelsOnly, {})).object;
+    assert.equal(a.metadata.generation, 1);
+    const specChange = structuredClone(a);
+    specChange['spec'] = { replicas: 3 };
+    specChange['status'] = { replicas: 99 };
+    const b = (await deps().update(sys('default'), 'web', specChange, {})).object;
+    assert.equal(b.metadata.generation, 2);
+    assert.deepEqual(b['status'], {});
+  });
+
+  it('status sub-resource writes change only status (and keep labels)', async () => {
+    const cur = (await deps().get(sys('default'), 'web', {})).object;
+    const body = structuredClone(cur) as KObject;
+    body['status'] = { replicas: 3 };
+    body['spec'] = { replicas: 100 };
+    body.metadata.labels = { changed: 'yes' };
+    const out = (await deps().update(sys('default', { subresource: 'status', fieldManager: 'ctrl' }), 'web', body, {})).object;
+    assert.deepEqual(out['status'], { replicas: 3 });
+    assert.deepEqual(out['spec'], { replicas: 3 });
+    assert.deepEqual(out.metadata.labels, { app: 'web', tier: 'x' });
+    assert.equal(out.metadata.generation, cur.metadata.generation);
+    assert.equal(out.metadata.managedFields!.find((m) => m.manager === 'ctrl')!.subresource, 'status');
+  });
+
+  it('guaranteedUpdate retries a lost race with the winning value', async () => {
+    await cms().create(sys('default'), cm('counter', { n: '0' }), {});
+    const bump = (o: KObject | undefined) => {
+      const c = structuredClone(o!);
+      c['data'] = { n: String(Number((c['data'] as { n: string }).n) + 1) };
+      return c;
+    };
+    await Promise.all(Array.from({ length: 20 }, () => cms().guaranteedUpdate(sys('default'), 'counter', bump, {})));
+    const final = await cms().get(sys('default'), 'counter', {});
+    assert.deepEqual(final.object['data'], { n: '20' });
+  });
+
+  it('guaranteedUpdate with an explicit stale resourceVersion → 409', async () => {
+    const s = await statusOf(cms().guaranteedUpdate(sys('default'), 'counter', (o) => ({ ...o!, metadata: { ...o!.metadata, resourceVersion: '2' } }), {}));
+    assert.equal(s.code, 409);
+  });
+
+  it('guaranteedUpdate may create when allowed', async () => {
+    const r = await cms().guaranteedUpdate(sys('default'), 'fresh', (o) => o ?? cm('fresh'), { allowCreate: true });
+    assert.equal(r.created, true);
+  });
+
+  it('dry-run update answers the new object and writes nothing', async () => {
+    const cur = (await cms().get(sys('default'), 'cm1', {})).object;
+    const rev = await env.store.currentRevision();
+    const body = structuredClone(cur) as KObject;
+    body['data'] = { dry: 'run' };
+    const r = await cms().update(sys('default', { dryRun: true }), 'cm1', body, {});
+    assert.deepEqual(r.object['data'], { dry: 'run' });
+    assert.equal(r.object.metadata.resourceVersion, cur.metadata.resourceVersion);
+    assert.equal(await env.store.currentRevision(), rev);
+  });
+
+  it('removing the last finalizer of an object being deleted removes it', async () => {
+    await cms().create(sys('default'), cm('fin', {}, { finalizers: ['example.com/x'] }), {});
+    const del = await cms().delete(sys('default'), 'fin', {});
+    assert.equal(del.deleted, false);
+    assert.ok(del.object.metadata.deletionTimestamp);
+    assert.equal(del.object.metadata.deletionGracePeriodSeconds, 0);
+    const adding = structuredClone(del.object);
+    adding.metadata.finalizers = ['example.com/x', 'example.com/y'];
+    const s = await statusOf(cms().update(sys('default'), 'fin', adding, {}));
+    assert.match(s.message!, /no new finalizers can be added if the object is being deleted, found new finalizers \[\]string\{"example.com\/y"\}/);
+    const body = structuredClone(del.object);
+    body.metadata.finalizers = [];
+    await cms().update(sys('default'), 'fin', body, {});
+    assert.equal(await env.store.get('/registry/configmaps/default/fin'), undefined);
+  });
+});
