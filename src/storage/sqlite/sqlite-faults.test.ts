@@ -42,7 +42,7 @@ void it('a full disk fails the writes that do not fit with StorageUnavailableErr
     assert.equal(await s.currentRevision(), rev + 2);
     assert.equal(new TextDecoder().decode((await s.get('/small/b'))!.value), 'b');
     assert.equal((await s.range('/big/')).count, stored);
-    assert.deepEqual(await s.checkIntegrity(), []);
+    assert.deepEqual(await s.checkIntegrity!(), []);
   } finally {
     await s.close();
   }
@@ -66,7 +66,7 @@ void it('automatic compaction forgets old history, keeps the latest state and th
     assert.ok((await s.compactedRevision()) >= last, 'compaction reached the old writes');
     assert.equal(new TextDecoder().decode((await s.get('/k'))!.value), '20');
     assert.equal((await s.get('/k'))!.version, 21);
-    assert.deepEqual(await s.checkIntegrity(), []);
+    assert.deepEqual(await s.checkIntegrity!(), []);
   } finally {
     await s.close();
   }
