@@ -40,11 +40,11 @@ import {
 import { backendGet, backendList, decodeOrSkip } from './backend-reader.ts';
 import { CacheWatcher } from './cache-watcher.ts';
 import { TooOldResourceVersionError } from './errors.ts';
-import { EventWindow, type WindowEvent } from './event-window.ts';
+import { CacheState } from './cache-state.ts';
+import type { WindowEvent } from './event-window.ts';
 import { classify } from './classify.ts';
-import { bookmarkEvent, makeDeletedObject, objectEvent } from './objects.ts';
+import { bookmarkEvent, objectEvent } from './objects.ts';
 import { RevisionWaiters } from './revision-waiters.ts';
-import { SortedObjects } from './sorted-objects.ts';
 import type {
   CachedObject, ObjectCodec, ObjectEvent, ObjectGetOptions, ObjectListOptions, ObjectListResult, ObjectReader,
   ObjectWatch, ObjectWatchOptions, ObjectWatchSink, ReadAt,
@@ -88,12 +88,10 @@ interface WatchStart {
 }
 
 export class Cacher implements ObjectReader {
-  private readonly objects = new SortedObjects();
-  private readonly window: EventWindow;
+  private readonly cache: CacheState;
   private readonly waiters = new RevisionWaiters();
   private readonly watchers = new Map<CacheWatcher, string>();
-  private rev = 0;
-  private state: 'loading' | 'ready' | 'stopped' = 'loading';
+  private phase: 'loading' | 'ready' | 'stopped' = 'loading';
   /** Bumped on every (re)load and on stop: callbacks of an older store watch are ignored. */
   private generation = 0;
   private storeWatch: WatchHandle | undefined;
@@ -113,7 +111,7 @@ export class Cacher implements ObjectReader {
     this.codec = opts.codec;
     this.timeoutMs = opts.consistentReadTimeoutMs ?? 3000;
     this.waitMs = Math.min(opts.consistentWaitMs ?? 100, this.timeoutMs);
-    this.window = new EventWindow(0, { windowMs: opts.windowMs ?? 5 * 60_000, maxEvents: opts.maxWindowEvents ?? 100_000 });
+    this.cache = new CacheState(opts.codec, { windowMs: opts.windowMs ?? 5 * 60_000, maxEvents: opts.maxWindowEvents ?? 100_000 });
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), opts.bookmarkIntervalMs ?? 60_000);
     this.bookmarkTimer.unref();
   }
@@ -132,8 +130,8 @@ export class Cacher implements ObjectReader {
 
   /** Stops following the store, closes every watcher (normal end) and fails pending waits. Idempotent. */
   async stop(): Promise<void> {
-    if (this.state === 'stopped') return;
-    this.state = 'stopped';
+    if (this.phase === 'stopped') return;
+    this.phase = 'stopped';
     this.generation++;
     this.storeWatch?.dispose();
     this.storeWatch = undefined;
@@ -146,21 +144,21 @@ export class Cacher implements ObjectReader {
   }
 
   async currentRevision(): Promise<number> {
-    return this.rev;
+    return this.cache.rev;
   }
 
   /** Diagnostics for tests, metrics and benchmarks. */
   get stats(): { objects: number; watchers: number; revision: number; windowEvents: number; windowStart: number; ready: boolean } {
     return {
-      objects: this.objects.size, watchers: this.watchers.size, revision: this.rev,
-      windowEvents: this.window.length, windowStart: this.window.startRevision, ready: this.state === 'ready',
+      objects: this.cache.objects.size, watchers: this.watchers.size, revision: this.cache.rev,
+      windowEvents: this.cache.window.length, windowStart: this.cache.window.startRevision, ready: this.phase === 'ready',
     };
   }
 
   async get(key: string, opts: ObjectGetOptions): Promise<CachedObject | undefined> {
     this.checkKey(key);
     const plan = await this.plan(opts.read);
-    if (plan.cache) return this.objects.get(key);
+    if (plan.cache) return this.cache.objects.get(key);
     return backendGet(this.store, this.codec, key, plan.revision);
   }
 
@@ -172,7 +170,7 @@ export class Cacher implements ObjectReader {
         revision: plan.revision, limit: opts.limit, afterKey: opts.afterKey, predicate: opts.predicate,
       });
     }
-    return this.listFromCache(prefix, opts);
+    return this.cache.list(prefix, opts);
   }
 
   watch(prefix: string, opts: ObjectWatchOptions, sink: ObjectWatchSink): CacheWatch {
@@ -193,7 +191,7 @@ export class Cacher implements ObjectReader {
   // ---- reads ---------------------------------------------------------------------------------------------
 
   private checkKey(key: string): void {
-    if (this.state === 'stopped') throw new StoreClosedError();
+    if (this.phase === 'stopped') throw new StoreClosedError();
     if (!key.startsWith(this.prefix)) throw new KeyOutsidePrefixError(key, this.prefix);
   }
 
@@ -201,22 +199,22 @@ export class Cacher implements ObjectReader {
   private async plan(read: ReadAt): Promise<Plan> {
     switch (read.kind) {
       case 'any':
-        return this.state === 'ready' ? FROM_CACHE : { cache: false, revision: 0 };
+        return this.phase === 'ready' ? FROM_CACHE : { cache: false, revision: 0 };
       case 'consistent': {
         const target = await this.store.currentRevision();
         return (await this.reach(target, this.waitMs)) ? FROM_CACHE : { cache: false, revision: target };
       }
       case 'notOlderThan': {
         const r = read.revision;
-        if (this.state === 'ready' && this.rev >= r) return FROM_CACHE;
+        if (this.phase === 'ready' && this.cache.rev >= r) return FROM_CACHE;
         const now = await this.waitAhead(r);
-        return this.state === 'ready' && this.rev >= r ? FROM_CACHE : { cache: false, revision: now };
+        return this.phase === 'ready' && this.cache.rev >= r ? FROM_CACHE : { cache: false, revision: now };
       }
       case 'exact': {
         const r = read.revision;
-        if (this.state === 'ready' && this.rev > r) return { cache: false, revision: r };
-        if (this.state !== 'ready' || this.rev < r) await this.waitAhead(r);
-        return this.state === 'ready' && this.rev === r ? FROM_CACHE : { cache: false, revision: r };
+        if (this.phase === 'ready' && this.cache.rev > r) return { cache: false, revision: r };
+        if (this.phase !== 'ready' || this.cache.rev < r) await this.waitAhead(r);
+        return this.phase === 'ready' && this.cache.rev === r ? FROM_CACHE : { cache: false, revision: r };
       }
     }
   }
@@ -235,32 +233,11 @@ export class Cacher implements ObjectReader {
 
   /** True once the cache is ready at `revision` or beyond; false after `ms`. */
   private async reach(revision: number, ms: number): Promise<boolean> {
-    if (this.state === 'ready' && this.rev >= revision) return true;
-    if (this.state !== 'ready') return false;
+    if (this.phase === 'ready' && this.cache.rev >= revision) return true;
+    if (this.phase !== 'ready') return false;
     // Backends that can be asked for a progress notification get asked (optional, duck-typed).
     (this.storeWatch as { requestProgress?: () => void } | undefined)?.requestProgress?.();
-    return (await this.waiters.wait(revision, ms)) && this.state === 'ready';
-  }
-
-  private listFromCache(prefix: string, opts: ObjectListOptions): ObjectListResult {
-    const pred = opts.predicate && !opts.predicate.empty ? opts.predicate : undefined;
-    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
-    const revision = this.rev;
-    const objs = this.objects;
-    let i = objs.lowerBound(prefix);
-    if (opts.afterKey !== undefined) i = Math.max(i, objs.lowerBound(`${opts.afterKey}\0`));
-    const end = objs.prefixEnd(prefix);
-    const items: CachedObject[] = [];
-    for (; i < end; i++) {
-      const o = objs.at(i)!;
-      if (pred && !pred.matches(o.attrs)) continue;
-      items.push(o);
-      if (limit > 0 && items.length === limit) {
-        if (i + 1 >= end) break;
-        return pred ? { items, revision, lastKey: o.key } : { items, revision, lastKey: o.key, remaining: end - i - 1 };
-      }
-    }
-    return { items, revision };
+    return (await this.waiters.wait(revision, ms)) && this.phase === 'ready';
   }
 
   // ---- watches -------------------------------------------------------------------------------------------
@@ -273,7 +250,7 @@ export class Cacher implements ObjectReader {
       // rv unset: state as of now. If the cache cannot confirm it in time it serves what it has; the
       // changes it is missing are already on their way and follow as events, so nothing is lost.
       await this.reach(await this.store.currentRevision(), this.waitMs);
-    } else if (from > 0 && from > this.rev) {
+    } else if (from > 0 && from > this.cache.rev) {
       const now = await this.store.currentRevision();
       if (now < from || initial) {
         if (!(await this.reach(from, now < from ? this.timeoutMs : this.waitMs)) && now < from) {
@@ -283,25 +260,25 @@ export class Cacher implements ObjectReader {
       }
     }
     if (start.disposed) return;
-    if (this.state !== 'ready') throw new StorageUnavailableError('the watch cache is re-initializing');
+    if (this.phase !== 'ready') throw new StorageUnavailableError('the watch cache is re-initializing');
 
     // Synchronous from here: the snapshot or replay and the registration see the same revision.
     const pred = opts.predicate && !opts.predicate.empty ? opts.predicate : undefined;
     let backlog: ObjectEvent[];
-    let minRevision = this.rev;
+    let minRevision = this.cache.rev;
     if (initial) {
       backlog = [];
-      for (const o of this.objects.slice(prefix)) if (!pred || pred.matches(o.attrs)) backlog.push(objectEvent('ADDED', o));
-      if (opts.sendInitialEvents) backlog.push(bookmarkEvent(this.rev, true));
-    } else if (from! > this.rev) {
+      for (const o of this.cache.objects.slice(prefix)) if (!pred || pred.matches(o.attrs)) backlog.push(objectEvent('ADDED', o));
+      if (opts.sendInitialEvents) backlog.push(bookmarkEvent(this.cache.rev, true));
+    } else if (from! > this.cache.rev) {
       // The store has `from` but the cache has not confirmed it yet: start ahead, skip what it already saw.
       backlog = [];
       minRevision = from!;
     } else {
-      const oldest = this.window.startRevision;
+      const oldest = this.cache.window.startRevision;
       if (from! < oldest) throw new TooOldResourceVersionError(from!, oldest);
       backlog = [];
-      for (const we of this.window.since(from!)) {
+      for (const we of this.cache.window.since(from!)) {
         const ev = we.object.key.startsWith(prefix) ? classify(we, pred) : undefined;
         if (ev) backlog.push(ev);
       }
@@ -317,8 +294,8 @@ export class Cacher implements ObjectReader {
   }
 
   private whenReady(): Promise<void> {
-    if (this.state === 'ready') return Promise.resolve();
-    if (this.state === 'stopped') return Promise.reject(new StoreClosedError());
+    if (this.phase === 'ready') return Promise.resolve();
+    if (this.phase === 'stopped') return Promise.reject(new StoreClosedError());
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.readyCallbacks = this.readyCallbacks.filter((f) => f !== done);
@@ -326,7 +303,7 @@ export class Cacher implements ObjectReader {
       }, this.timeoutMs);
       const done = (): void => {
         clearTimeout(timer);
-        if (this.state === 'ready') resolve();
+        if (this.phase === 'ready') resolve();
         else reject(new StoreClosedError());
       };
       this.readyCallbacks.push(done);
@@ -340,8 +317,8 @@ export class Cacher implements ObjectReader {
   }
 
   private sendBookmarks(): void {
-    if (this.state !== 'ready' || this.watchers.size === 0) return;
-    const ev = bookmarkEvent(this.rev);
+    if (this.phase !== 'ready' || this.watchers.size === 0) return;
+    const ev = bookmarkEvent(this.cache.rev);
     for (const w of this.watchers.keys()) w.bookmark(ev);
   }
 
@@ -366,9 +343,7 @@ export class Cacher implements ObjectReader {
       if (!res.more || res.items.length === 0) break;
       startKey = `${res.items[res.items.length - 1]!.key}\0`;
     }
-    this.objects.reset(objs);
-    this.rev = revision;
-    this.window.reset(revision);
+    this.cache.reset(objs, revision);
     this.storeWatch = this.store.watch(this.prefix, { fromRevision: revision, progressNotify: true }, {
       onEvents: (events) => {
         if (gen === this.generation) this.apply(events);
@@ -380,54 +355,19 @@ export class Cacher implements ObjectReader {
         if (gen === this.generation) this.restart(err);
       },
     });
-    this.state = 'ready';
+    this.phase = 'ready';
     this.retryAttempt = 0;
-    this.waiters.advance(this.rev);
+    this.waiters.advance(this.cache.rev);
     this.wakeReady();
   }
 
   private apply(events: readonly WatchEvent[]): void {
-    for (const e of events) {
-      const revision = e.kv.modRevision;
-      if (revision <= this.rev) continue; // already applied (a resumed backend watch may repeat)
-      const we = e.type === 'put' ? this.applyPut(e.kv, revision) : this.applyDelete(e.kv.key, e.prevKv, revision);
-      // The state is at `revision` now; events of one revision arrive together and are applied in a row.
-      this.rev = revision;
-      if (!we) continue;
-      this.window.push(we);
-      this.dispatch(we);
-    }
-    this.waiters.advance(this.rev);
-  }
-
-  private applyPut(kv: WatchEvent['kv'], revision: number): WindowEvent | undefined {
-    const obj = decodeOrSkip(this.codec, kv);
-    if (!obj) {
-      // An undecodable value: to readers the key is gone (kube-apiserver cannot serve it either).
-      const prev = this.objects.get(kv.key);
-      return prev ? this.applyDelete(kv.key, prev.kv, revision) : undefined;
-    }
-    const prev = this.objects.set(obj);
-    return prev ? { revision, kind: 'put', object: obj, prev, time: Date.now() } : { revision, kind: 'put', object: obj, time: Date.now() };
-  }
-
-  private applyDelete(key: string, prevKv: WatchEvent['kv'] | undefined, revision: number): WindowEvent | undefined {
-    const prev = this.objects.delete(key);
-    const last = prevKv ?? prev?.kv;
-    if (!last) return undefined;
-    let object: CachedObject;
-    try {
-      object = makeDeletedObject(this.codec, last, revision);
-    } catch {
-      return undefined;
-    }
-    return prev ? { revision, kind: 'delete', object, prev, time: Date.now() } : { revision, kind: 'delete', object, time: Date.now() };
+    this.cache.apply(events, (we) => this.dispatch(we));
+    this.waiters.advance(this.cache.rev);
   }
 
   private progress(revision: number): void {
-    if (revision <= this.rev) return;
-    this.rev = revision;
-    this.waiters.advance(revision);
+    if (this.cache.progress(revision)) this.waiters.advance(revision);
   }
 
   /** One change to every watcher, filtered once per distinct predicate outcome. */
@@ -445,10 +385,10 @@ export class Cacher implements ObjectReader {
 
   /** The backend watch failed: end every watcher (clients re-watch), serve reads from the store, re-list. */
   private restart(err: Error): void {
-    if (this.state === 'stopped') return;
+    if (this.phase === 'stopped') return;
     console.warn(`watch cache ${this.prefix}: store watch ended (${err.message}); re-listing`);
     this.generation++;
-    this.state = 'loading';
+    this.phase = 'loading';
     this.storeWatch?.dispose();
     this.storeWatch = undefined;
     for (const w of [...this.watchers.keys()]) w.close();
@@ -459,9 +399,9 @@ export class Cacher implements ObjectReader {
     const delay = Math.min(100 * 2 ** this.retryAttempt++, 5000);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
-      if (this.state === 'stopped') return;
+      if (this.phase === 'stopped') return;
       this.load().catch((err: unknown) => {
-        if (this.state === 'stopped') return;
+        if (this.phase === 'stopped') return;
         console.warn(`watch cache ${this.prefix}: re-list failed (${err instanceof Error ? err.message : String(err)})`);
         this.scheduleLoad();
       });
