@@ -1,0 +1,124 @@
+/**
+ * The OpenAPI endpoint: /openapi/v2 (Swagger 2.0, JSON), /openapi/v3 (index of per-group-version documents
+ * with content hashes) and /openapi/v3/<path>. Documents are built from the catalog on first request and
+ * kept until the catalog changes.
+ *
+ * Caching as kube-openapi's handlers do: every document has an ETag (quoted upper-case hex sha512 of its
+ * bytes) and If-None-Match answers 304; a v3 URL with the current `?hash=` is immutable
+ * (`Cache-Control: public, immutable`, Expires a year ahead); a stale hash redirects (301) to the current URL.
+ */
+import { createHash } from 'node:crypto';
+import type { Catalog } from '../../api/catalog.ts';
+import type { Endpoint, RequestContext } from '../../server/context.ts';
+import { errors } from '../status.ts';
+import { respondBytes, respondError } from '../respond.ts';
+import { swaggerV2, v3Document, v3Keys, type DocumentOptions } from './documents.ts';
+import type { SchemaSource } from './schemas.ts';
+import { parseAccept } from '../discovery/negotiate.ts';
+
+export interface OpenApiEndpointOptions {
+  catalog: Catalog;
+  /** Real kind schemas when known (the type catalog plugs in here); permissive placeholders otherwise. */
+  schemas?: SchemaSource;
+  /**
+   * Patch media types to advertise on PATCH operations. kubectl computes strategic merge patches from
+   * OpenAPI v3 only when `application/strategic-merge-patch+json` is listed; list it once the server
+   * applies them.
+   */
+  patchContentTypes?: readonly string[];
+}
+
+export const DEFAULT_PATCH_CONTENT_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
+
+interface Encoded { body: Buffer; hash: string }
+
+function encode(doc: unknown): Encoded {
+  const body = Buffer.from(JSON.stringify(doc));
+  return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
+}
+
+function acceptsJson(ctx: RequestContext): boolean {
+  const h = ctx.req.headers['accept'];
+  const accept = Array.isArray(h) ? h.join(', ') : h;
+  return parseAccept(accept).some((e) =>
+    (e.type === '*' && e.subtype === '*') || (e.type === 'application' && (e.subtype === 'json' || e.subtype === '*')));
+}
+
+export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
+  const { catalog } = opts;
+  const docOpts: DocumentOptions = { patchContentTypes: opts.patchContentTypes ?? DEFAULT_PATCH_CONTENT_TYPES };
+  if (opts.schemas) docOpts.schemas = opts.schemas;
+  let cache = new Map<string, Encoded | null>();
+  catalog.onChange(() => { cache = new Map(); });
+
+  const v3 = (key: string): Encoded | undefined => {
+    if (!cache.has(`v3:${key}`)) {
+      const doc = v3Document(catalog, key, docOpts);
+      cache.set(`v3:${key}`, doc ? encode(doc) : null);
+    }
+    return cache.get(`v3:${key}`) ?? undefined;
+  };
+  const once = (key: string, build: () => unknown): Encoded => {
+    let e = cache.get(key);
+    if (!e) cache.set(key, (e = encode(build())));
+    return e;
+  };
+
+  const send = (ctx: RequestContext, enc: Encoded, headers: Record<string, string> = {}): void => {
+    const etag = `"${enc.hash}"`;
+    const h: Record<string, string> = { ETag: etag, Vary: 'Accept', ...headers };
+    if (ctx.req.headers['if-none-match'] === etag) {
+      ctx.res.writeHead(304, { ...h, 'Cache-Control': h['Cache-Control'] ?? 'no-cache, private', 'Audit-Id': ctx.auditId });
+      ctx.res.end();
+      return;
+    }
+    respondBytes(ctx, 200, 'application/json', enc.body, h);
+  };
+
+  return async function openApiEndpoint(ctx: RequestContext): Promise<boolean> {
+    const path = ctx.url.pathname.replace(/\/+$/, '');
+    if (path !== '/openapi/v2' && path !== '/openapi/v3' && !path.startsWith('/openapi/v3/')) return false;
+    const method = ctx.req.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD') {
+      respondBytes(ctx, 405, 'text/plain; charset=utf-8', '405: Method Not Allowed');
+      return true;
+    }
+    if (!acceptsJson(ctx)) {
+      // Protobuf OpenAPI is not served; JSON is the only representation.
+      respondError(ctx, errors.notAcceptable(['application/json']));
+      return true;
+    }
+    if (path === '/openapi/v2') {
+      send(ctx, once('v2', () => swaggerV2(catalog, docOpts)));
+      return true;
+    }
+    if (path === '/openapi/v3') {
+      send(ctx, once('v3index', () => ({
+        paths: Object.fromEntries(v3Keys(catalog).flatMap((k) => {
+          const enc = v3(k);
+          return enc ? [[k, { serverRelativeURL: `/openapi/v3/${k}?hash=${enc.hash}` }]] : [];
+        })),
+      })));
+      return true;
+    }
+    const key = path.slice('/openapi/v3/'.length);
+    const enc = v3(key);
+    if (!enc) {
+      respondBytes(ctx, 404, 'text/plain; charset=utf-8', '404 page not found\n');
+      return true;
+    }
+    const hash = ctx.query.get('hash');
+    if (hash !== null && hash !== '') {
+      if (hash !== enc.hash) {
+        const location = `/openapi/v3/${key}?hash=${enc.hash}`;
+        respondBytes(ctx, 301, 'text/html; charset=utf-8', `<a href="${location}">Moved Permanently</a>.\n\n`, { Location: location });
+        return true;
+      }
+      const expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
+      send(ctx, enc, { 'Cache-Control': 'public, immutable', Expires: expires });
+      return true;
+    }
+    send(ctx, enc);
+    return true;
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * The REST operations kube-apiserver documents for a resource, as dialect-neutral data: paths, operation
+ * ids, actions, parameters, bodies and responses. `render-v2.ts` / `render-v3.ts` turn them into OpenAPI.
+ *
+ * Layout (namespaced resource R of kind K in group version GV under P = /api/v1 or /apis/<g>/<v>):
+ *   P/R                                   list (all namespaces)
+ *   P/namespaces/{namespace}/R            list, create, deletecollection
+ *   P/namespaces/{namespace}/R/{name}     read, replace, patch, delete (+ /<subresource>)
+ *   P/watch/...                           deprecated watch endpoints
+ * Cluster-scoped resources drop the namespace segment.
+ */
+import type { ResourceDef, GroupVersionKind, Verb } from '../../api/types.ts';
+import { definitionName, gvIdPart, gvRoot, tagOf } from './names.ts';
+import { META } from './schemas.ts';
+
+export type ParamName =
+  | 'allowWatchBookmarks' | 'continue' | 'dryRun' | 'fieldManager' | 'fieldSelector' | 'fieldValidation' | 'force'
+  | 'gracePeriodSeconds' | 'ignoreStoreReadErrorWithClusterBreakingPotential' | 'labelSelector' | 'limit' | 'name'
+  | 'namespace' | 'orphanDependents' | 'pretty' | 'propagationPolicy' | 'resourceVersion' | 'resourceVersionMatch'
+  | 'sendInitialEvents' | 'timeoutSeconds' | 'watch';
+
+export interface ParamSpec {
+  in: 'query' | 'path';
+  type: 'string' | 'boolean' | 'integer';
+  description: string;
+  required?: boolean;
+}
+
+/** Query and path parameters (descriptions are ours; names and types are kube's). */
+export const PARAMS: Record<ParamName, ParamSpec> = {
+  allowWatchBookmarks: { in: 'query', type: 'boolean', description: 'Ask for BOOKMARK watch events. Ignored unless this is a watch.' },
+  continue: { in: 'query', type: 'string', description: 'Token from a previous chunked list response, to fetch the next chunk with otherwise identical parameters.' },
+  dryRun: { in: 'query', type: 'string', description: 'When present, the request is processed but nothing is persisted. Valid value: All.' },
+  fieldManager: { in: 'query', type: 'string', description: 'Name of the actor making the change (at most 128 printable characters); required for apply patches.' },
+  fieldSelector: { in: 'query', type: 'string', description: 'Restrict the returned objects by their fields. Defaults to everything.' },
+  fieldValidation: { in: 'query', type: 'string', description: 'How to treat unknown or duplicate fields in the request object: Ignore, Warn (default) or Strict.' },
+  force: { in: 'query', type: 'boolean', description: 'Apply patches only: take ownership of fields managed by others. Must be unset for other patch types.' },
+  gracePeriodSeconds: { in: 'query', type: 'integer', description: 'Seconds before the object is deleted; zero means at once. The kind decides when unset.' },
+  ignoreStoreReadErrorWithClusterBreakingPotential: { in: 'query', type: 'boolean', description: 'Delete an object that cannot be read from storage, skipping finalizers and preconditions. Unsafe.' },
+  labelSelector: { in: 'query', type: 'string', description: 'Restrict the returned objects by their labels. Defaults to everything.' },
+  limit: { in: 'query', type: 'integer', description: 'Maximum number of items to return in one list response; more are available through continue.' },
+  name: { in: 'path', type: 'string', description: 'name of the object', required: true },
+  namespace: { in: 'path', type: 'string', description: 'object name and auth scope, such as for teams and projects', required: true },
+  orphanDependents: { in: 'query', type: 'boolean', description: 'Deprecated: use propagationPolicy. Whether dependents are orphaned.' },
+  pretty: { in: 'query', type: 'string', description: "If 'true', the output is pretty printed." },
+  propagationPolicy: { in: 'query', type: 'string', description: 'How garbage collection treats dependents: Orphan, Background or Foreground.' },
+  resourceVersion: { in: 'query', type: 'string', description: 'Constrains which resource versions a request may be served from.' },
+  resourceVersionMatch: { in: 'query', type: 'string', description: 'How resourceVersion applies to list calls: Exact or NotOlderThan.' },
+  sendInitialEvents: { in: 'query', type: 'boolean', description: 'With watch=true, start with synthetic ADDED events for the current state followed by a bookmark.' },
+  timeoutSeconds: { in: 'query', type: 'integer', description: 'Timeout for the list or watch call, regardless of activity.' },
+  watch: { in: 'query', type: 'boolean', description: 'Watch for changes to the described resources and return them as a stream of events.' },
+};
+
+const LIST_PARAMS: ParamName[] = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch'];
+const WRITE_PARAMS: ParamName[] = ['dryRun', 'fieldManager', 'fieldValidation'];
+const DELETE_PARAMS: ParamName[] = ['dryRun', 'gracePeriodSeconds', 'ignoreStoreReadErrorWithClusterBreakingPotential', 'orphanDependents', 'propagationPolicy'];
+const DELETECOLLECTION_PARAMS: ParamName[] = ['continue', 'dryRun', 'fieldSelector', 'gracePeriodSeconds', 'ignoreStoreReadErrorWithClusterBreakingPotential', 'labelSelector', 'limit', 'orphanDependents', 'propagationPolicy', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds'];
+
+export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
+export type BodyKind = 'object' | 'patch' | 'delete';
+/** `single`: one object; `stream`: lists and watches (adds the watch stream media types). */
+export type Produces = 'single' | 'stream';
+
+export interface Operation {
+  method: Method;
+  operationId: string;
+  description: string;
+  action?: string;
+  gvk?: GroupVersionKind;
+  params: ParamName[];
+  body?: { kind: BodyKind; schema: string };
+  /** Status code → definition name (undefined → no body, e.g. 401). */
+  responses: Record<string, { description: string; schema?: string }>;
+  produces: Produces;
+  tag: string;
+}
+
+export interface PathItem {
+  path: string;
+  params: ParamName[];
+  /** Description override for the `name` path parameter (kube says "name of the <Kind>"). */
+  nameDescription?: string;
+  ops: Operation[];
+}
+
+const ok = (schema: string) => ({ '200': { description: 'OK', schema }, '401': { description: 'Unauthorized' } });
+
+/** Every documented path of one resource (with its sub-resources). */
+export function resourcePaths(def: ResourceDef): PathItem[] {
+  const P = gvRoot(def.group, def.version);
+  const GV = gvIdPart(def.group, def.version);
+  const tag = tagOf(def.group, def.version);
+  const K = def.kind;
+  const kindDef = definitionName(def.group, def.version, K);
+  const listDef = definitionName(def.group, def.version, def.listKind);
+  const gvk: GroupVersionKind = { group: def.group, version: def.version, kind: K };
+  const has = (v: Verb) => def.verbs.includes(v);
+  const ns = def.namespaced;
+  const scope = ns ? 'Namespaced' : '';
+  const base = ns ? `${P}/namespaces/{namespace}/${def.resource}` : `${P}/${def.resource}`;
+  const nsParams: ParamName[] = ns ? ['namespace'] : [];
+  const out: PathItem[] = [];
+  const op = (o: Omit<Operation, 'tag'>): Operation => ({ ...o, tag });
+
+  if (ns && has('list')) {
+    out.push({ path: `${P}/${def.resource}`, params: [...LIST_PARAMS, 'pretty'], ops: [op({
+      method: 'get', operationId: `list${GV}${K}ForAllNamespaces`, description: `list or watch objects of kind ${K}`, action: 'list', gvk,
+      params: [], responses: ok(listDef), produces: 'stream',
+    })] });
+  }
+
+  const collection: Operation[] = [];
+  if (has('deletecollection')) {
+    collection.push(op({ method: 'delete', operationId: `delete${GV}Collection${scope}${K}`, description: `delete collection of ${K}`, action: 'deletecollection', gvk,
+      params: DELETECOLLECTION_PARAMS, body: { kind: 'delete', schema: `${META}.DeleteOptions` }, responses: ok(`${META}.Status`), produces: 'single' }));
+  }
+  if (has('list')) {
+    collection.push(op({ method: 'get', operationId: `list${GV}${scope}${K}`, description: `list or watch objects of kind ${K}`, action: 'list', gvk,
+      params: LIST_PARAMS, responses: ok(listDef), produces: 'stream' }));
+  }
+  if (has('create')) {
+    const responses = { '200': { description: 'OK', schema: kindDef }, '201': { description: 'Created', schema: kindDef }, '202': { description: 'Accepted', schema: kindDef }, '401': { description: 'Unauthorized' } };
+    collection.push(op({ method: 'post', operationId: `create${GV}${scope}${K}`, description: `create ${article(K)} ${K}`, action: 'post', gvk,
+      params: WRITE_PARAMS, body: { kind: 'object', schema: kindDef }, responses, produces: 'single' }));
+  }
+  if (collection.length) out.push({ path: base, params: [...nsParams, 'pretty'], ops: collection });
+
+  const item: Operation[] = [];
+  if (has('delete')) {
+    item.push(op({ method: 'delete', operationId: `delete${GV}${scope}${K}`, description: `delete ${article(K)} ${K}`, action: 'delete', gvk,
+      params: DELETE_PARAMS, body: { kind: 'delete', schema: `${META}.DeleteOptions` },
+      responses: { '200': { description: 'OK', schema: `${META}.Status` }, '202': { description: 'Accepted', schema: `${META}.Status` }, '401': { description: 'Unauthorized' } }, produces: 'single' }));
+  }
+  if (has('get')) item.push(op({ method: 'get', operationId: `read${GV}${scope}${K}`, description: `read the specified ${K}`, action: 'get', gvk, params: [], responses: ok(kindDef), produces: 'single' }));
+  if (has('patch')) item.push(patchOp(op, `patch${GV}${scope}${K}`, `partially update the specified ${K}`, gvk, kindDef));
+  if (has('update')) item.push(putOp(op, `replace${GV}${scope}${K}`, `replace the specified ${K}`, gvk, kindDef));
+  if (item.length) out.push({ path: `${base}/{name}`, params: ['name', ...nsParams, 'pretty'], nameDescription: `name of the ${K}`, ops: item });
+
+  for (const sub of def.subresources ?? []) {
+    const sk = sub.kind ?? gvk;
+    const skDef = definitionName(sk.group, sk.version, sk.kind);
+    const Sub = sub.name[0]!.toUpperCase() + sub.name.slice(1);
+    const ops: Operation[] = [];
+    const what = sub.name === 'status' ? 'status of ' : sub.name === 'scale' ? 'scale of ' : `${sub.name} of `;
+    if (sub.verbs.includes('get')) ops.push(op({ method: 'get', operationId: `read${GV}${scope}${K}${Sub}`, description: `read ${what}the specified ${K}`, action: 'get', gvk: sk, params: [], responses: ok(skDef), produces: 'single' }));
+    if (sub.verbs.includes('patch')) ops.push(patchOp(op, `patch${GV}${scope}${K}${Sub}`, `partially update ${what}the specified ${K}`, sk, skDef));
+    if (sub.verbs.includes('update')) ops.push(putOp(op, `replace${GV}${scope}${K}${Sub}`, `replace ${what}the specified ${K}`, sk, skDef));
+    if (ops.length) out.push({ path: `${base}/{name}/${sub.name}`, params: ['name', ...nsParams, 'pretty'], nameDescription: `name of the ${sk.kind}`, ops });
+  }
+
+  if (has('watch')) {
+    const W = `${P}/watch`;
+    const wparams: ParamName[] = [...LIST_PARAMS, 'pretty'];
+    const watchEvent = `${META}.WatchEvent`;
+    const wl = (operationId: string, description: string, action: string) =>
+      op({ method: 'get', operationId, description, action, gvk, params: [], responses: ok(watchEvent), produces: 'stream' });
+    if (ns) {
+      out.push({ path: `${W}/${def.resource}`, params: wparams, ops: [wl(`watch${GV}${K}ListForAllNamespaces`, `watch individual changes to a list of ${K}. deprecated: use the 'watch' parameter with a list operation instead.`, 'watchlist')] });
+      out.push({ path: `${W}/namespaces/{namespace}/${def.resource}`, params: [...wparams, 'namespace'], ops: [wl(`watch${GV}Namespaced${K}List`, `watch individual changes to a list of ${K}. deprecated: use the 'watch' parameter with a list operation instead.`, 'watchlist')] });
+      out.push({ path: `${W}/namespaces/{namespace}/${def.resource}/{name}`, params: [...wparams, 'name', 'namespace'], nameDescription: `name of the ${K}`, ops: [wl(`watch${GV}Namespaced${K}`, `watch changes to an object of kind ${K}. deprecated: use the 'watch' parameter with a list operation instead, filtered to a single item with the 'fieldSelector' parameter.`, 'watch')] });
+    } else {
+      out.push({ path: `${W}/${def.resource}`, params: wparams, ops: [wl(`watch${GV}${K}List`, `watch individual changes to a list of ${K}. deprecated: use the 'watch' parameter with a list operation instead.`, 'watchlist')] });
+      out.push({ path: `${W}/${def.resource}/{name}`, params: [...wparams, 'name'], nameDescription: `name of the ${K}`, ops: [wl(`watch${GV}${K}`, `watch changes to an object of kind ${K}. deprecated: use the 'watch' parameter with a list operation instead, filtered to a single item with the 'fieldSelector' parameter.`, 'watch')] });
+    }
+  }
+  return out.map((p) => ({ ...p, params: [...p.params].sort() }));
+}
+
+function patchOp(op: (o: Omit<Operation, 'tag'>) => Operation, operationId: string, description: string, gvk: GroupVersionKind, schema: string): Operation {
+  return op({ method: 'patch', operationId, description, action: 'patch', gvk, params: [...WRITE_PARAMS, 'force'], body: { kind: 'patch', schema: `${META}.Patch` },
+    responses: { '200': { description: 'OK', schema }, '201': { description: 'Created', schema }, '401': { description: 'Unauthorized' } }, produces: 'single' });
+}
+
+function putOp(op: (o: Omit<Operation, 'tag'>) => Operation, operationId: string, description: string, gvk: GroupVersionKind, schema: string): Operation {
+  return op({ method: 'put', operationId, description, action: 'put', gvk, params: WRITE_PARAMS, body: { kind: 'object', schema },
+    responses: { '200': { description: 'OK', schema }, '201': { description: 'Created', schema }, '401': { description: 'Unauthorized' } }, produces: 'single' });
+}
+
+function article(kind: string): string {
+  return /^[AEIOU]/.test(kind) ? 'an' : 'a';
+}
+
+/** GET <P>/ : the group version's APIResourceList. */
+export function resourceListPath(group: string, version: string): PathItem {
+  return { path: `${gvRoot(group, version)}/`, params: [], ops: [{
+    method: 'get', operationId: `get${gvIdPart(group, version)}APIResources`, description: 'get available resources',
+    params: [], responses: ok(`${META}.APIResourceList`), produces: 'single', tag: tagOf(group, version),
+  }] };
+}

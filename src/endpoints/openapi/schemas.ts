@@ -1,0 +1,173 @@
+/**
+ * Schemas for OpenAPI documents. Kinds get a permissive object schema (any fields accepted) carrying
+ * `x-kubernetes-group-version-kind`, apiVersion/kind/metadata; a `SchemaSource` can supply the real
+ * schema of a kind (the catalog issue plugs in its type descriptions there). The meta/v1 types every
+ * document references are described here in full enough form for clients.
+ *
+ * `ref(name)` produces `#/definitions/<name>` (v2) or `#/components/schemas/<name>` (v3).
+ */
+import type { ResourceDef } from '../../api/types.ts';
+import { definitionName } from './names.ts';
+
+export type Dialect = 'v2' | 'v3';
+export type Schema = Record<string, unknown>;
+
+/** Supplies complete schemas for kinds (and the definitions they reference) when known. */
+export interface SchemaSource {
+  /** The kind's schema, or undefined for the permissive placeholder. */
+  kindSchema?(def: ResourceDef, dialect: Dialect): Schema | undefined;
+  /** Further named definitions the kind schema references. */
+  extraDefinitions?(def: ResourceDef, dialect: Dialect): Record<string, Schema>;
+}
+
+export const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+
+export function ref(name: string, dialect: Dialect): Schema {
+  return { $ref: dialect === 'v2' ? `#/definitions/${name}` : `#/components/schemas/${name}` };
+}
+
+/** A field referencing a definition: v3 wraps the $ref in allOf (kube's style) so siblings stay valid. */
+function refField(name: string, dialect: Dialect, extra: Schema = {}): Schema {
+  return dialect === 'v2' ? { ...ref(name, dialect), ...extra } : { allOf: [ref(name, dialect)], ...extra };
+}
+
+const str = (description: string): Schema => ({ type: 'string', description });
+const strMap = (description: string): Schema => ({ type: 'object', additionalProperties: { type: 'string', default: '' }, description });
+
+const TYPE_META = {
+  apiVersion: str('APIVersion defines the versioned schema of this representation of an object.'),
+  kind: str('Kind is a string value representing the REST resource this object represents.'),
+};
+
+/** meta/v1 definitions referenced from every group version document. */
+export function metaDefinitions(dialect: Dialect): Record<string, Schema> {
+  const r = (n: string, extra?: Schema) => refField(`${META}.${n}`, dialect, extra);
+  const time = `${META}.Time`;
+  return {
+    [`${META}.Time`]: { type: 'string', format: 'date-time', description: 'Time is a wrapper around time.Time which supports correct marshaling to YAML and JSON.' },
+    [`${META}.MicroTime`]: { type: 'string', format: 'date-time', description: 'MicroTime is version of Time with microsecond level precision.' },
+    [`${META}.FieldsV1`]: { type: 'object', description: 'FieldsV1 stores a set of fields in a data structure like a Trie, in JSON format.' },
+    [`${META}.OwnerReference`]: {
+      type: 'object', required: ['apiVersion', 'kind', 'name', 'uid'], 'x-kubernetes-map-type': 'atomic',
+      description: 'OwnerReference contains enough information to let you identify an owning object.',
+      properties: {
+        apiVersion: str('API version of the referent.'), kind: str('Kind of the referent.'), name: str('Name of the referent.'), uid: str('UID of the referent.'),
+        controller: { type: 'boolean', description: 'If true, this reference points to the managing controller.' },
+        blockOwnerDeletion: { type: 'boolean', description: 'If true, the owner cannot be deleted from storage until this reference is removed.' },
+      },
+    },
+    [`${META}.ManagedFieldsEntry`]: {
+      type: 'object', description: 'ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource that the fieldset applies to.',
+      properties: {
+        apiVersion: str('The version of the resource the field set applies to.'), fieldsType: str('The format of the fields field; only FieldsV1.'),
+        fieldsV1: r('FieldsV1', { description: 'The set of fields managed.' }), manager: str('The identifier of the workflow managing these fields.'),
+        operation: str('The type of operation that led to this entry: Apply or Update.'), subresource: str('The sub-resource used to update the object.'),
+        time: r('Time', { description: 'When the last applied change happened.' }),
+      },
+    },
+    [`${META}.ObjectMeta`]: {
+      type: 'object', description: 'ObjectMeta is metadata that all persisted resources must have.',
+      properties: {
+        annotations: strMap('Unstructured key value map stored with a resource.'),
+        creationTimestamp: refField(time, dialect, { description: 'When the object was created (set by the server).' }),
+        deletionGracePeriodSeconds: { type: 'integer', format: 'int64', description: 'Seconds allowed for graceful termination before removal.' },
+        deletionTimestamp: refField(time, dialect, { description: 'When the object will be deleted (set by the server).' }),
+        finalizers: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge', description: 'Must be empty before the object is deleted from the registry.' },
+        generateName: str('Optional prefix used by the server to generate a unique name.'),
+        generation: { type: 'integer', format: 'int64', description: 'A sequence number representing a specific generation of the desired state.' },
+        labels: strMap('Map of string keys and values that can be used to organize and categorize objects.'),
+        managedFields: { type: 'array', items: r('ManagedFieldsEntry', { default: {} }), description: 'Which workflows manage which fields.' },
+        name: str('Name must be unique within a namespace.'),
+        namespace: str('Namespace defines the space within which each name must be unique.'),
+        ownerReferences: { type: 'array', items: r('OwnerReference', { default: {} }), 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge', description: 'Objects depended by this object.' },
+        resourceVersion: str('An opaque value that represents the internal version of this object.'),
+        selfLink: str('Deprecated; not set by the server.'),
+        uid: str('The unique in time and space value for this object.'),
+      },
+    },
+    [`${META}.ListMeta`]: {
+      type: 'object', description: 'ListMeta describes metadata that synthetic resources must have.',
+      properties: {
+        continue: str('Set when the list was truncated; pass it back to get the next chunk.'),
+        remainingItemCount: { type: 'integer', format: 'int64', description: 'Number of items not yet returned (approximate).' },
+        resourceVersion: str('The internal version of the list.'), selfLink: str('Deprecated; not set by the server.'),
+      },
+    },
+    [`${META}.StatusCause`]: { type: 'object', description: 'StatusCause provides more information about an api.Status failure.', properties: { field: str('The field of the resource that caused the error.'), message: str('A human-readable description of the cause.'), reason: str('A machine-readable description of the cause.') } },
+    [`${META}.StatusDetails`]: {
+      type: 'object', description: 'StatusDetails is a set of additional properties that MAY be set by the server.',
+      properties: {
+        causes: { type: 'array', items: r('StatusCause', { default: {} }), 'x-kubernetes-list-type': 'atomic', description: 'The causes of the error.' },
+        group: str('The group attribute of the resource.'), kind: str('The kind attribute of the resource.'), name: str('The name attribute of the resource.'),
+        retryAfterSeconds: { type: 'integer', format: 'int32', description: 'Seconds to wait before retrying.' }, uid: str('The UID of the resource.'),
+      },
+    },
+    [`${META}.Status`]: {
+      type: 'object', description: 'Status is a return value for calls that do not return other objects.',
+      properties: {
+        ...TYPE_META, code: { type: 'integer', format: 'int32', description: 'Suggested HTTP return code.' },
+        details: r('StatusDetails', { description: 'Extended data associated with the reason.', 'x-kubernetes-list-type': 'atomic' }),
+        message: str('A human-readable description of the status.'), metadata: r('ListMeta', { default: {}, description: 'Standard list metadata.' }),
+        reason: str('A machine-readable description of why this operation failed.'), status: str('Success or Failure.'),
+      },
+      'x-kubernetes-group-version-kind': [{ group: '', kind: 'Status', version: 'v1' }],
+    },
+    [`${META}.Preconditions`]: { type: 'object', description: 'Preconditions must be fulfilled before an operation is carried out.', properties: { resourceVersion: str('The target ResourceVersion.'), uid: str('The target UID.') } },
+    [`${META}.DeleteOptions`]: {
+      type: 'object', description: 'DeleteOptions may be provided when deleting an API object.',
+      properties: {
+        ...TYPE_META,
+        dryRun: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'atomic', description: 'All: process every dry-run stage without persisting.' },
+        gracePeriodSeconds: { type: 'integer', format: 'int64', description: 'Seconds before the object should be deleted.' },
+        ignoreStoreReadErrorWithClusterBreakingPotential: { type: 'boolean', description: 'Unsafe deletion of corrupt objects.' },
+        orphanDependents: { type: 'boolean', description: 'Deprecated: use propagationPolicy.' },
+        preconditions: r('Preconditions', { description: 'Must be fulfilled before a deletion is carried out.' }),
+        propagationPolicy: str('Orphan, Background or Foreground.'),
+      },
+    },
+    [`${META}.Patch`]: { type: 'object', description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.' },
+    [`${META}.WatchEvent`]: {
+      type: 'object', required: ['type', 'object'], description: 'Event represents a single event to a watched resource.',
+      properties: { object: { type: 'object', description: 'The object (or Status for ERROR events).' }, type: { type: 'string', default: '' } },
+    },
+    [`${META}.APIResource`]: {
+      type: 'object', required: ['name', 'singularName', 'namespaced', 'kind', 'verbs'], description: 'APIResource specifies the name of a resource and whether it is namespaced.',
+      properties: {
+        categories: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'atomic' }, group: str('Group of the sub-resource kind.'),
+        kind: str('The kind for the resource.'), name: str('The plural name of the resource.'), namespaced: { type: 'boolean', default: false },
+        shortNames: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'atomic' }, singularName: str('The singular name of the resource.'),
+        storageVersionHash: str('Hash of the storage version.'), verbs: { type: 'array', items: { type: 'string', default: '' } }, version: str('Version of the sub-resource kind.'),
+      },
+    },
+    [`${META}.APIResourceList`]: {
+      type: 'object', required: ['groupVersion', 'resources'], description: 'APIResourceList is a list of APIResource.',
+      properties: { ...TYPE_META, groupVersion: str('The group and version of this list.'), resources: { type: 'array', items: r('APIResource', { default: {} }), 'x-kubernetes-list-type': 'atomic' } },
+      'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIResourceList', version: 'v1' }],
+    },
+  };
+}
+
+/** The placeholder schema of a kind: any fields, with TypeMeta and ObjectMeta described. */
+export function permissiveKindSchema(def: ResourceDef, kind: string, dialect: Dialect, gvkExtension: boolean): Schema {
+  const s: Schema = {
+    type: 'object',
+    description: `${kind} (${def.group ? `${def.group}/` : ''}${def.version}).`,
+    properties: { ...TYPE_META, metadata: refField(`${META}.ObjectMeta`, dialect, { default: {}, description: 'Standard object metadata.' }) },
+    'x-kubernetes-preserve-unknown-fields': true,
+  };
+  if (gvkExtension) s['x-kubernetes-group-version-kind'] = [{ group: def.group, kind, version: def.version }];
+  return s;
+}
+
+export function listSchema(def: ResourceDef, dialect: Dialect, gvkExtension: boolean): Schema {
+  const s: Schema = {
+    type: 'object', required: ['items'], description: `${def.listKind} is a list of ${def.kind} objects.`,
+    properties: {
+      ...TYPE_META,
+      items: { type: 'array', items: refField(definitionName(def.group, def.version, def.kind), dialect, { default: {} }), description: 'The objects.' },
+      metadata: refField(`${META}.ListMeta`, dialect, { default: {}, description: 'Standard list metadata.' }),
+    },
+  };
+  if (gvkExtension) s['x-kubernetes-group-version-kind'] = [{ group: def.group, kind: def.listKind, version: def.version }];
+  return s;
+}
