@@ -5,10 +5,8 @@
  * fails verification is an error (401), not anonymous; no certificate (or an empty CN) is no opinion.
  * Results are cached per TLS connection, since every request on a keep-alive/HTTP/2 connection carries the same chain.
  */
-import 'reflect-metadata';
 import { X509Certificate } from 'node:crypto';
 import type { TLSSocket, PeerCertificate, DetailedPeerCertificate } from 'node:tls';
-import * as px509 from '@peculiar/x509';
 import type { UserInfo } from '../api/types.ts';
 import type { AuthRequest, AuthResult, Authenticator } from './types.ts';
 import { NO_OPINION } from './types.ts';
@@ -56,10 +54,15 @@ export function verifyClientChain(chain: readonly X509Certificate[], roots: read
 
 /** CN and O of a certificate's subject. */
 export function subjectUser(cert: X509Certificate): UserInfo | undefined {
-  const parsed = new px509.X509Certificate(cert.raw);
-  const cn = parsed.subjectName.getField('CN')[0];
+  // Node's legacy view of the subject: repeated attributes become arrays. Go keeps the last CN.
+  const subject = (cert.toLegacyObject().subject ?? {}) as Record<string, string | string[] | undefined>;
+  const all = (k: string): string[] => {
+    const v = subject[k];
+    return v === undefined ? [] : Array.isArray(v) ? v : [v];
+  };
+  const cn = all('CN').at(-1);
   if (!cn) return undefined;
-  return { username: cn, groups: parsed.subjectName.getField('O') };
+  return { username: cn, groups: all('O') };
 }
 
 /** The chain a TLS peer presented, leaf first. */

@@ -10,7 +10,10 @@ import { mkdir, readFile, writeFile, stat } from 'node:fs/promises';
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { createCa, issue, loadIssued, type Issued } from './certs.ts';
+import type { Issued } from './certs.ts';
+
+// @peculiar/x509 takes ~350 ms to load: only pay for it when something has to be issued.
+const certs = (): Promise<typeof import('./certs.ts')> => import('./certs.ts');
 
 export interface PkiOptions {
   readonly dataDir?: string;
@@ -50,12 +53,14 @@ function servingNames(bindAddress: string, extra: readonly string[] = []): { dns
   return { dns: [...dns], ips: [...ips] };
 }
 
-function issueServing(ca: Issued, o: PkiOptions): Promise<Issued> {
+async function issueServing(ca: Issued, o: PkiOptions): Promise<Issued> {
   const { dns, ips } = servingNames(o.bindAddress, o.extraSans);
+  const { issue } = await certs();
   return issue({ subject: { cn: 'kube-apiserver' }, issuer: ca, usage: 'server', dnsNames: dns, ipAddresses: ips, days: 365 });
 }
 
-function issueAdmin(ca: Issued): Promise<Issued> {
+async function issueAdmin(ca: Issued): Promise<Issued> {
+  const { issue } = await certs();
   return issue({ subject: { cn: ADMIN_USER, o: [ADMIN_GROUP] }, issuer: ca, usage: 'client', days: 365 });
 }
 
@@ -93,11 +98,16 @@ async function readRequired(p: string, flag: string): Promise<string> {
 let processCa: Promise<Issued> | undefined;
 const memoryLeaves = new Map<string, Promise<Issued>>();
 
-async function pairFromDisk(dir: string, base: string, make: () => Promise<Issued>, ok: (certPem: string) => boolean): Promise<Issued> {
+interface PemPair {
+  readonly certPem: string;
+  readonly keyPem: string;
+}
+
+async function pairFromDisk(dir: string, base: string, make: () => Promise<PemPair>, ok: (certPem: string) => boolean): Promise<PemPair> {
   const crtPath = path.join(dir, `${base}.crt`);
   const keyPath = path.join(dir, `${base}.key`);
   const [crt, key] = await Promise.all([readIfExists(crtPath), readIfExists(keyPath)]);
-  if (crt && key && ok(crt)) return loadIssued(crt, key);
+  if (crt && key && ok(crt)) return { certPem: crt, keyPem: key };
   const fresh = await make();
   await writeFile(keyPath, fresh.keyPem, { mode: 0o600 });
   await writeFile(crtPath, fresh.certPem, { mode: 0o644 });
@@ -106,25 +116,29 @@ async function pairFromDisk(dir: string, base: string, make: () => Promise<Issue
 
 /** Loads or creates the certificates the server needs. */
 export async function ensurePki(o: PkiOptions): Promise<Pki> {
-  let ca: Issued;
-  let serving: Issued | undefined;
-  let admin: Issued;
+  let ca: PemPair;
+  let serving: PemPair | undefined;
+  let admin: PemPair;
   const ips = servingNames(o.bindAddress, o.extraSans).ips;
   if (o.dataDir) {
     await mkdir(o.dataDir, { recursive: true, mode: 0o700 });
-    const caCrt = await readIfExists(path.join(o.dataDir, 'ca.crt'));
-    ca = await pairFromDisk(o.dataDir, 'ca', () => createCa('keelson-ca'), (c) => c === caCrt);
-    if (!o.tlsCertFile) serving = await pairFromDisk(o.dataDir, 'apiserver', () => issueServing(ca, o), (c) => stillGood(c, ca.certPem, ips));
-    admin = await pairFromDisk(o.dataDir, 'admin', () => issueAdmin(ca), (c) => stillGood(c, ca.certPem));
+    const dir = o.dataDir;
+    ca = await pairFromDisk(dir, 'ca', async () => (await certs()).createCa('keelson-ca'), () => true);
+    // The CA with its key, parsed only when a leaf must be (re-)issued.
+    let signer: Promise<Issued> | undefined;
+    const caSigner = (): Promise<Issued> => (signer ??= certs().then((c) => c.loadIssued(ca.certPem, ca.keyPem)));
+    if (!o.tlsCertFile) serving = await pairFromDisk(dir, 'apiserver', async () => issueServing(await caSigner(), o), (c) => stillGood(c, ca.certPem, ips));
+    admin = await pairFromDisk(dir, 'admin', async () => issueAdmin(await caSigner()), (c) => stillGood(c, ca.certPem));
   } else {
-    processCa ??= createCa('keelson-ca');
-    ca = await processCa;
+    processCa ??= certs().then((c) => c.createCa('keelson-ca'));
+    const signer = await processCa;
+    ca = signer;
     const key = JSON.stringify(servingNames(o.bindAddress, o.extraSans));
     if (!o.tlsCertFile) {
-      if (!memoryLeaves.has(key)) memoryLeaves.set(key, issueServing(ca, o));
+      if (!memoryLeaves.has(key)) memoryLeaves.set(key, issueServing(signer, o));
       serving = await memoryLeaves.get(key)!;
     }
-    if (!memoryLeaves.has('admin')) memoryLeaves.set('admin', issueAdmin(ca));
+    if (!memoryLeaves.has('admin')) memoryLeaves.set('admin', issueAdmin(signer));
     admin = await memoryLeaves.get('admin')!;
   }
   let servingCertPem: string;
