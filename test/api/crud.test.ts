@@ -155,9 +155,10 @@ void test('finalizers keep a deleted object until they are removed', async () =>
 void test('delete preconditions on uid and resourceVersion', async () => {
   const cm = (await srv.request('POST', CM, { body: configMap('pre') })).json();
   const badUid = await srv.request('DELETE', `${CM}/pre`, { body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: 'wrong' } } });
-  assertStatus(badUid, 409, 'Conflict', `Operation cannot be fulfilled on configmaps "pre": Precondition failed: UID in precondition: wrong, UID in object meta: ${cm.metadata.uid}`);
+  // rest.BeforeDelete's wording: the Kind (not the resource) qualifies the name here.
+  assertStatus(badUid, 409, 'Conflict', `Operation cannot be fulfilled on ConfigMap "pre": the UID in the precondition (wrong) does not match the UID in record (${cm.metadata.uid}). The object might have been deleted and then recreated`);
   const badRv = await srv.request('DELETE', `${CM}/pre`, { body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { resourceVersion: '1' } } });
-  assertStatus(badRv, 409, 'Conflict', `Operation cannot be fulfilled on configmaps "pre": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: ${cm.metadata.resourceVersion}`);
+  assertStatus(badRv, 409, 'Conflict', `Operation cannot be fulfilled on ConfigMap "pre": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${cm.metadata.resourceVersion}). The object might have been modified`);
   assert.equal((await srv.request('GET', `${CM}/pre`)).status, 200, 'still there');
   const ok = await srv.request('DELETE', `${CM}/pre`, { body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: cm.metadata.uid, resourceVersion: cm.metadata.resourceVersion } } });
   assert.equal(ok.status, 200, ok.text);

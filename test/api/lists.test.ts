@@ -4,7 +4,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { eventually, startTestServer, type TestServer } from '../support/server.ts';
 import { assertMatchesReference, assertStatus, configMap, namespace, reference } from './helpers.ts';
 
 let srv: TestServer;
@@ -20,6 +20,8 @@ before(async () => {
     const r = await srv.request('POST', CM, { body: configMap(`item-${i}`, { i: String(i) }, { labels: { app: i % 2 ? 'odd' : 'even', n: String(i) } }) });
     assert.equal(r.status, 201, r.text);
   }
+  // The root CA publisher adds kube-root-ca.crt; wait for it so page contents are predictable.
+  await eventually('kube-root-ca.crt', async () => (await srv.request('GET', `${CM}/kube-root-ca.crt`)).status === 200);
 });
 after(async () => { await srv?.stop(); });
 
@@ -68,18 +70,19 @@ void test('get honours resourceVersion=0 and a not-older-than version', async ()
 });
 
 void test('chunked list: limit, continue and remainingItemCount', async () => {
+  // In key order: item-1 … item-5, kube-root-ca.crt.
   const p1 = (await srv.request('GET', `${CM}?limit=2`)).json();
   assert.deepEqual(p1.items.map((i: any) => i.metadata.name), ['item-1', 'item-2']);
-  assert.equal(p1.metadata.remainingItemCount, 3);
+  assert.equal(p1.metadata.remainingItemCount, 4);
   assert.ok(p1.metadata.continue, 'continue token');
   // Writes after the first page do not show up in later pages: the list is consistent at its revision.
   assert.equal((await srv.request('POST', CM, { body: configMap('item-6') })).status, 201);
   const p2 = (await srv.request('GET', `${CM}?limit=2&continue=${encodeURIComponent(p1.metadata.continue)}`)).json();
   assert.deepEqual(p2.items.map((i: any) => i.metadata.name), ['item-3', 'item-4']);
-  assert.equal(p2.metadata.remainingItemCount, 1);
+  assert.equal(p2.metadata.remainingItemCount, 2);
   assert.equal(p2.metadata.resourceVersion, p1.metadata.resourceVersion);
   const p3 = (await srv.request('GET', `${CM}?limit=2&continue=${encodeURIComponent(p2.metadata.continue)}`)).json();
-  assert.deepEqual(p3.items.map((i: any) => i.metadata.name), ['item-5']);
+  assert.deepEqual(p3.items.map((i: any) => i.metadata.name), ['item-5', 'kube-root-ca.crt']);
   assert.equal(p3.metadata.continue, undefined);
   assert.equal(p3.metadata.remainingItemCount, undefined);
   assert.equal((await srv.request('DELETE', `${CM}/item-6`)).status, 200);
@@ -117,7 +120,10 @@ void test('field selectors: metadata.name and metadata.namespace; unknown fields
   const across = (await srv.request('GET', `/api/v1/configmaps?fieldSelector=metadata.namespace%3D${NS}`)).json();
   assert.ok(across.items.every((i: any) => i.metadata.namespace === NS));
   assert.ok(across.items.length >= 5);
-  assertStatus(await srv.request('GET', `${CM}?fieldSelector=spec.nope%3Dx`), 400, 'BadRequest', /field label not supported: spec\.nope/);
+  // ConfigMaps have no field label conversion of their own: kube's default conversion answers.
+  assertStatus(await srv.request('GET', `${CM}?fieldSelector=spec.nope%3Dx`), 400, 'BadRequest', '"spec.nope" is not a known field selector: only "metadata.name", "metadata.namespace"');
+  // Secrets have one (type is selectable) and word it their way.
+  assertStatus(await srv.request('GET', `/api/v1/namespaces/${NS}/secrets?fieldSelector=spec.nope%3Dx`), 400, 'BadRequest', 'field label not supported: spec.nope');
   // Namespaces support status.phase; pods support spec.nodeName.
   const active = (await srv.request('GET', '/api/v1/namespaces?fieldSelector=status.phase%3DActive')).json();
   assert.ok(active.items.some((n: any) => n.metadata.name === NS));

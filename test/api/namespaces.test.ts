@@ -105,6 +105,8 @@ void test('deleting a namespace: Terminating, creates refused, content removed, 
 });
 
 void test('namespace names must be DNS-1123 labels', async () => {
-  const r = await srv.request('POST', '/api/v1/namespaces', { body: namespace('has.dot') });
-  assertStatus(r, 422, 'Invalid', /^Namespace "has\.dot" is invalid: metadata\.name: Invalid value: "has\.dot": a lowercase RFC 1123 label must consist of/);
+  const dot = await srv.request('POST', '/api/v1/namespaces', { body: namespace('has.dot') });
+  assertStatus(dot, 422, 'Invalid', 'Namespace "has.dot" is invalid: metadata.name: Invalid value: "has.dot": must not contain dots');
+  const r = await srv.request('POST', '/api/v1/namespaces', { body: namespace('Has_Under') });
+  assertStatus(r, 422, 'Invalid', /^Namespace "Has_Under" is invalid: metadata\.name: Invalid value: "Has_Under": a lowercase RFC 1123 label must consist of/);
 });

@@ -9,6 +9,7 @@
  * await srv.stop();
  * ```
  */
+import http2 from 'node:http2';
 import https from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,8 @@ export interface RequestOptions {
   user?: Caller;
   /** Give up after this long (default 15 s). */
   timeoutMs?: number;
+  /** Send over HTTP/2 (as kubectl does) instead of HTTP/1.1; admin credentials only. */
+  http2?: boolean;
 }
 
 export interface TestResponse {
@@ -101,7 +104,40 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     return Buffer.from(JSON.stringify(o.body));
   }
 
+  function request2(method: string, p: string, o: RequestOptions): Promise<TestResponse> {
+    const body = bodyOf(o);
+    return new Promise((resolve, reject) => {
+      const session = http2.connect(server.url, { ca: server.caPem, cert: server.adminCertPem, key: server.adminKeyPem, servername: 'localhost' });
+      session.on('error', reject);
+      const headers: http2.OutgoingHttpHeaders = { ':method': method, ':path': p, ...o.headers };
+      if (body && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      const st = session.request(headers);
+      const timer = setTimeout(() => { session.destroy(); reject(new Error(`${method} ${p}: no answer within ${o.timeoutMs ?? 15_000} ms`)); }, o.timeoutMs ?? 15_000);
+      let resHeaders: http2.IncomingHttpHeaders = {};
+      const chunks: Buffer[] = [];
+      st.on('response', (h) => { resHeaders = h; });
+      st.on('data', (c: Buffer) => chunks.push(c));
+      // The server may answer before reading the whole body (413) and reset the stream: keep the answer.
+      st.on('error', () => {});
+      st.on('close', () => {
+        clearTimeout(timer);
+        session.close();
+        const status = Number(resHeaders[':status'] ?? 0);
+        if (!status) {
+          reject(new Error(`${method} ${p}: stream closed without an answer (rst code ${st.rstCode})`));
+          return;
+        }
+        const raw = Buffer.concat(chunks);
+        const decoded = resHeaders['content-encoding'] === 'gzip' ? zlib.gunzipSync(raw) : raw;
+        const text = decoded.toString('utf8');
+        resolve({ status, headers: resHeaders as TestResponse['headers'], raw, text, json: () => JSON.parse(text) });
+      });
+      st.end(body);
+    });
+  }
+
   function request(method: string, p: string, o: RequestOptions = {}): Promise<TestResponse> {
+    if (o.http2) return request2(method, p, o);
     const body = bodyOf(o);
     const ro = options(method, p, o);
     const headers = ro.headers as Record<string, string>;
