@@ -1,0 +1,102 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KObject, StrategyContext } from '../../api/types.ts';
+import { Catalog } from '../../api/catalog.ts';
+import { statusStrategy } from './strategy-kit.ts';
+import { podStrategy } from './core/pods.ts';
+
+const ctx = (subresource = ''): StrategyContext => ({ subresource, dryRun: false });
+const clone = <T>(v: T): T => structuredClone(v);
+
+void test('main-resource writes keep status; status writes keep spec and metadata', () => {
+  const s = statusStrategy({ status: true, generation: true });
+  const created: KObject = { metadata: { name: 'd', generation: 7 }, spec: { replicas: 1 }, status: { replicas: 5 } };
+  s.prepareForCreate!(created, ctx());
+  assert.equal(created['status'], undefined);
+  assert.equal(created.metadata.generation, 1);
+
+  const old: KObject = { metadata: { name: 'd', generation: 1, labels: { a: '1' } }, spec: { replicas: 1 }, status: { replicas: 1 } };
+  const upd: KObject = { metadata: { name: 'd', generation: 1, labels: { a: '2' } }, spec: { replicas: 3 }, status: { replicas: 9 } };
+  s.prepareForUpdate!(upd, clone(old), ctx());
+  assert.deepEqual(upd['status'], { replicas: 1 });
+  assert.equal(upd.metadata.generation, 2);
+  assert.deepEqual(upd.metadata.labels, { a: '2' });
+
+  const same: KObject = { ...clone(old), metadata: { ...clone(old.metadata), labels: { b: '1' } } };
+  s.prepareForUpdate!(same, clone(old), ctx());
+  assert.equal(same.metadata.generation, 1, 'metadata-only changes do not bump generation');
+
+  const st: KObject = { metadata: { name: 'd', generation: 1, labels: { x: 'y' } }, spec: { replicas: 100 }, extra: 1, status: { replicas: 2 } };
+  s.prepareForUpdate!(st, clone(old), ctx('status'));
+  assert.deepEqual(st['spec'], { replicas: 1 });
+  assert.equal(st['extra'], undefined);
+  assert.deepEqual(st['status'], { replicas: 2 });
+  assert.deepEqual(st.metadata.labels, { a: '1' }, 'status writes cannot change labels');
+});
+
+void test('kinds without generation never carry one', () => {
+  const cm = Catalog.builtin().lookup('', 'v1', 'configmaps')!;
+  const o: KObject = { metadata: { name: 'c', generation: 3 }, data: { a: 'b' } };
+  cm.strategy!.prepareForCreate!(o, ctx());
+  assert.equal(o.metadata.generation, undefined);
+});
+
+void test('pods: Pending with a QoS class on create; graceful deletion period', () => {
+  const pod: KObject = { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } };
+  podStrategy.prepareForCreate!(pod, ctx());
+  assert.deepEqual(pod['status'], { phase: 'Pending', qosClass: 'BestEffort' });
+  const guaranteed: KObject = { metadata: { name: 'g' }, spec: { containers: [{ name: 'c', resources: { limits: { cpu: '1', memory: '1Gi' } } }] } };
+  podStrategy.prepareForCreate!(guaranteed, ctx());
+  assert.equal((guaranteed['status'] as { qosClass: string }).qosClass, 'Guaranteed');
+
+  const unscheduled: KObject = { metadata: { name: 'p' }, spec: { terminationGracePeriodSeconds: 10 } };
+  assert.equal(podStrategy.gracefulDeletePeriod!(unscheduled, undefined), 0);
+  const scheduled: KObject = { metadata: { name: 'p' }, spec: { nodeName: 'n1', terminationGracePeriodSeconds: 10 }, status: { phase: 'Running' } };
+  assert.equal(podStrategy.gracefulDeletePeriod!(scheduled, undefined), 10);
+  assert.equal(podStrategy.gracefulDeletePeriod!(scheduled, 3), 3);
+  assert.equal(podStrategy.gracefulDeletePeriod!({ ...scheduled, spec: { nodeName: 'n1' } }, undefined), 30);
+  assert.equal(podStrategy.gracefulDeletePeriod!({ ...scheduled, status: { phase: 'Succeeded' } }, undefined), 0);
+});
+
+void test('pods: status writes keep spec and owner references; ephemeralcontainers only touches that list', () => {
+  const old: KObject = { metadata: { name: 'p', ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: '1' }], labels: { a: '1' } }, spec: { containers: [{ name: 'c' }] }, status: { phase: 'Pending' } };
+  const st: KObject = { metadata: { name: 'p', labels: { a: '2' } }, spec: { containers: [] }, status: { phase: 'Running' } };
+  podStrategy.prepareForUpdate!(st, clone(old), ctx('status'));
+  assert.deepEqual(st['spec'], old['spec']);
+  assert.deepEqual(st.metadata.ownerReferences, old.metadata.ownerReferences);
+  assert.deepEqual(st.metadata.labels, { a: '2' }, 'kubelets may update labels through status (kube keeps them)');
+  assert.deepEqual(st['status'], { phase: 'Running' });
+
+  const eph: KObject = { metadata: { name: 'p' }, spec: { containers: [], ephemeralContainers: [{ name: 'debug' }] }, status: { phase: 'Failed' } };
+  podStrategy.prepareForUpdate!(eph, clone(old), ctx('ephemeralcontainers'));
+  assert.deepEqual(eph['spec'], { containers: [{ name: 'c' }], ephemeralContainers: [{ name: 'debug' }] });
+  assert.deepEqual(eph['status'], { phase: 'Pending' });
+});
+
+void test('namespaces: Active, the kubernetes finalizer and the name label; finalize changes only finalizers', () => {
+  const ns = Catalog.builtin().lookup('', 'v1', 'namespaces')!.strategy!;
+  const o: KObject = { metadata: { name: 'team' } };
+  ns.prepareForCreate!(o, ctx());
+  assert.deepEqual(o['status'], { phase: 'Active' });
+  assert.deepEqual(o['spec'], { finalizers: ['kubernetes'] });
+  assert.equal(o.metadata.labels?.['kubernetes.io/metadata.name'], 'team');
+  const upd: KObject = { metadata: { name: 'team' }, spec: { finalizers: [] } };
+  ns.prepareForUpdate!(upd, clone(o), ctx());
+  assert.deepEqual(upd['spec'], { finalizers: ['kubernetes'] });
+  assert.equal(upd.metadata.labels?.['kubernetes.io/metadata.name'], 'team');
+  const fin: KObject = { metadata: { name: 'team' }, spec: { finalizers: [] }, status: { phase: 'Gone' } };
+  ns.prepareForUpdate!(fin, clone(o), ctx('finalize'));
+  assert.deepEqual(fin['spec'], { finalizers: [] });
+  assert.deepEqual(fin['status'], { phase: 'Active' });
+});
+
+void test('allowCreateOnUpdate follows kube per kind', () => {
+  const c = Catalog.builtin();
+  const cou = (g: string, v: string, r: string) => c.lookup(g, v, r)!.strategy?.allowCreateOnUpdate ?? false;
+  for (const [g, v, r] of [['', 'v1', 'services'], ['', 'v1', 'endpoints'], ['', 'v1', 'events'], ['apps', 'v1', 'deployments'], ['coordination.k8s.io', 'v1', 'leases'], ['rbac.authorization.k8s.io', 'v1', 'roles']] as const) {
+    assert.equal(cou(g, v, r), true, r);
+  }
+  for (const [g, v, r] of [['', 'v1', 'configmaps'], ['', 'v1', 'pods'], ['', 'v1', 'namespaces'], ['batch', 'v1', 'jobs'], ['apiextensions.k8s.io', 'v1', 'customresourcedefinitions']] as const) {
+    assert.equal(cou(g, v, r), false, r);
+  }
+});
