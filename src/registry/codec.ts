@@ -5,8 +5,8 @@
  * - Stored bytes never carry `metadata.resourceVersion` (nor `selfLink`): like kube's etcd3 store, the version of
  *   an object IS the key's modRevision, set on every decode. A value written and read back therefore gets the
  *   revision of the write without a second write.
- * - Objects are written in kube's field order (kind, apiVersion, metadata, then the rest; metadata fields in
- *   ObjectMeta's struct order) so JSON output matches kube-apiserver's byte for byte where it can.
+ * - Objects are written in kube's field order (kind, apiVersion, metadata, the rest, status last; metadata
+ *   fields in ObjectMeta's struct order) so JSON output matches kube-apiserver's byte for byte where it can.
  * - A kv with modRevision 0 (a dry-run create, which was never written) decodes without a resourceVersion.
  *
  * Key layout: `<storagePrefix><namespace>/<name>` for namespaced resources, `<storagePrefix><name>` for cluster
@@ -52,8 +52,10 @@ export function canonicalObject(obj: KObject, resourceVersion?: string): KObject
   if (obj.apiVersion !== undefined) out['apiVersion'] = obj.apiVersion;
   out['metadata'] = orderMeta(obj.metadata ?? {}, resourceVersion);
   for (const [k, v] of Object.entries(obj)) {
-    if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata' && v !== undefined) out[k] = v;
+    if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata' && k !== 'status' && v !== undefined) out[k] = v;
   }
+  // Status is the last field of every kube kind that has one.
+  if (obj['status'] !== undefined) out['status'] = obj['status'];
   return out as KObject;
 }
 

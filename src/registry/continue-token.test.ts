@@ -16,20 +16,20 @@ function errorOf(token: string, prefix = '/registry/configmaps/'): string {
   return '';
 }
 
-describe('continue tokens', () => {
-  it('encode as kube does (base64url of {"v","rv","start"}) and round-trip', () => {
+void describe('continue tokens', () => {
+  void it('encode as kube does (base64url of {"v","rv","start"}) and round-trip', () => {
     const t = continueAfter('/registry/configmaps/ns/b', '/registry/configmaps/', 42);
     // Go's encoder escapes the NUL as \u0000, and so does ours.
     assert.equal(Buffer.from(t, 'base64url').toString(), '{"v":"meta.k8s.io/v1","rv":42,"start":"ns/b\\u0000"}');
     assert.deepEqual(decodeContinue(t, '/registry/configmaps/'), { startKey: '/registry/configmaps/ns/b\u0000', revision: 42 });
   });
 
-  it('decodes a token minted by kube-apiserver', () => {
+  void it('decodes a token minted by kube-apiserver', () => {
     const kube = Buffer.from('{"v":"meta.k8s.io/v1","rv":333,"start":"ref/cm1\\u0000"}').toString('base64url');
     assert.deepEqual(decodeContinue(kube, '/registry/configmaps/'), { startKey: '/registry/configmaps/ref/cm1\u0000', revision: 333 });
   });
 
-  it('a garbage token fails with the reference text', () => {
+  void it('a garbage token fails with the reference text', () => {
     const ref = JSON.parse(readFileSync(REF, 'utf8')) as { message: string };
     // The reference token decoded to bytes starting with 0x81.
     const token = Buffer.from([0x81, 0x02, 0x03]).toString('base64url');
@@ -44,14 +44,14 @@ describe('continue tokens', () => {
     ['path traversal', Buffer.from('{"v":"meta.k8s.io/v1","rv":3,"start":"../secrets/x"}').toString('base64url'), 'invalid continue token: continue key is not valid: ../secrets/x'],
     ['rv of the wrong type', Buffer.from('{"v":"meta.k8s.io/v1","rv":"3","start":"a"}').toString('base64url'), 'invalid continue token: continue key is not valid: json: cannot unmarshal string into Go struct field continueToken.rv of type int64'],
   ];
-  for (const [title, token, want] of bad) it(`rejects ${title}`, () => assert.equal(errorOf(token), want));
+  for (const [title, token, want] of bad) void it(`rejects ${title}`, () => assert.equal(errorOf(token), want));
 
-  it('refuses to encode a key outside the prefix', () => {
+  void it('refuses to encode a key outside the prefix', () => {
     assert.throws(() => encodeContinue('/registry/secrets/a', '/registry/configmaps/', 1));
   });
 });
 
-describe('Go JSON syntax errors', () => {
+void describe('Go JSON syntax errors', () => {
   const cases: [string, string][] = [
     ['', 'unexpected end of JSON input'],
     ['{"a":1', 'unexpected end of JSON input'],
@@ -66,5 +66,5 @@ describe('Go JSON syntax errors', () => {
     ['"a\tb"', "invalid character '\\t' in string literal"],
     ['{"a":[1,{"b":null}]}', ''],
   ];
-  for (const [input, want] of cases) it(JSON.stringify(input), () => assert.equal(goJsonSyntaxError(input), want));
+  for (const [input, want] of cases) void it(JSON.stringify(input), () => assert.equal(goJsonSyntaxError(input), want));
 });

@@ -17,13 +17,13 @@ async function statusOf(p: Promise<unknown>): Promise<ReturnType<StatusError['to
   assert.fail('expected the call to fail');
 }
 
-describe('create and get', () => {
+void describe('create and get', () => {
   let env: TestEnv;
   before(async () => { env = await testEnv(); });
   after(async () => { await env.close(); });
   const cms = () => env.registry.lookup('', 'v1', 'configmaps')!;
 
-  it('fills system metadata and reads back with resourceVersion = modRevision', async () => {
+  void it('fills system metadata and reads back with resourceVersion = modRevision', async () => {
     const out = await cms().create(sys('default', { fieldManager: 'kubectl-create' }), cm('cm1'), {});
     assert.equal(out.kind, 'ConfigMap');
     assert.equal(out.apiVersion, 'v1');
@@ -46,22 +46,22 @@ describe('create and get', () => {
     assert.deepEqual(got.object, out);
   });
 
-  it('409 AlreadyExists like the reference', async () => {
+  void it('409 AlreadyExists like the reference', async () => {
     const s = await statusOf(cms().create(sys('default'), cm('cm1'), {}));
     assert.deepEqual(s, ref('409-create-exists.json'));
   });
 
-  it('404 NotFound like the reference', async () => {
+  void it('404 NotFound like the reference', async () => {
     const s = await statusOf(cms().get(sys('default'), 'nope', {}));
     assert.deepEqual(s, ref('404-get-missing.json'));
   });
 
-  it('422 for a bad name like the reference', async () => {
+  void it('422 for a bad name like the reference', async () => {
     const s = await statusOf(cms().create(sys('default'), cm('Bad_Name'), {}));
     assert.deepEqual(s, ref('422-invalid-name.json'));
   });
 
-  it('generateName: prefix + 5 characters of kube\'s alphabet, truncated to fit', async () => {
+  void it('generateName: prefix + 5 characters of kube\'s alphabet, truncated to fit', async () => {
     const a = await cms().create(sys('default'), { metadata: { generateName: 'gen-' }, data: {} }, {});
     assert.match(a.metadata.name!, /^gen-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     const long = await cms().create(sys('default'), { metadata: { generateName: 'x'.repeat(70) } }, {});
@@ -71,12 +71,12 @@ describe('create and get', () => {
     assert.match(s.message!, /metadata\.generateName: Invalid value: "Bad_"/);
   });
 
-  it('missing name → 422 Required', async () => {
+  void it('missing name → 422 Required', async () => {
     const s = await statusOf(cms().create(sys('default'), { metadata: {} }, {}));
     assert.equal(s.message, 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required');
   });
 
-  it('labels and annotations are validated with kube messages', async () => {
+  void it('labels and annotations are validated with kube messages', async () => {
     const s = await statusOf(cms().create(sys('default'), cm('l1', {}, { labels: { 'bad key!': 'v', ok: '-bad' } }), {}));
     assert.equal(s.code, 422);
     assert.equal(s.details!.causes!.length, 2);
@@ -85,7 +85,7 @@ describe('create and get', () => {
     assert.equal(big.message, 'ConfigMap "l2" is invalid: metadata.annotations: Too long: may not be more than 262144 bytes');
   });
 
-  it('namespace rules: mismatch 400, missing 404, terminating 403', async () => {
+  void it('namespace rules: mismatch 400, missing 404, terminating 403', async () => {
     const mismatch = await statusOf(cms().create(sys('default'), cm('n1', {}, { namespace: 'other' }), {}));
     assert.deepEqual([mismatch.code, mismatch.message], [400, 'the namespace of the provided object does not match the namespace sent on the request']);
     const missing = await statusOf(cms().create(sys('nowhere'), cm('n1'), {}));
@@ -96,7 +96,7 @@ describe('create and get', () => {
     assert.equal(term.details!.causes![0]!.reason, 'NamespaceTerminating');
   });
 
-  it('cluster-scoped kinds drop a namespace and use path-segment names', async () => {
+  void it('cluster-scoped kinds drop a namespace and use path-segment names', async () => {
     const cr = env.registry.lookup('rbac.authorization.k8s.io', 'v1', 'clusterroles')!;
     const out = await cr.create(sys(''), { metadata: { name: 'system:Admin', namespace: 'default' }, rules: [] }, {});
     assert.equal(out.metadata.namespace, undefined);
@@ -106,19 +106,19 @@ describe('create and get', () => {
     assert.equal(s.message, 'ClusterRole.rbac.authorization.k8s.io ".." is invalid: metadata.name: Invalid value: "..": may not be \'..\'');
   });
 
-  it('kinds that track generation start at 1; status is cleared on create', async () => {
+  void it('kinds that track generation start at 1; status is cleared on create', async () => {
     const d = env.registry.lookup('apps', 'v1', 'deployments')!;
     const out = await d.create(sys('default'), { metadata: { name: 'web', generation: 7 }, spec: { replicas: 2 }, status: { replicas: 9 } }, {});
     assert.equal(out.metadata.generation, 1);
     assert.deepEqual(out['status'], {});
   });
 
-  it('resourceVersion set on create is refused (500 as kube), accepted in a dry run', async () => {
+  void it('resourceVersion set on create is refused (500 as kube), accepted in a dry run', async () => {
     const s = await statusOf(cms().create(sys('default'), cm('rv1', {}, { resourceVersion: '5' }), {}));
     assert.deepEqual([s.code, s.message], [500, 'resourceVersion should not be set on objects to be created']);
   });
 
-  it('dry-run create: full answer, no resourceVersion, nothing stored', async () => {
+  void it('dry-run create: full answer, no resourceVersion, nothing stored', async () => {
     const before = await env.store.currentRevision();
     const out = await cms().create(sys('default', { dryRun: true }), cm('dry'), {});
     assert.equal(out.metadata.name, 'dry');
@@ -131,7 +131,7 @@ describe('create and get', () => {
     assert.equal(dup.code, 409);
   });
 
-  it('get: resourceVersion "0", not older than, too large, invalid', async () => {
+  void it('get: resourceVersion "0", not older than, too large, invalid', async () => {
     const cur = await env.store.currentRevision();
     assert.equal((await cms().get(sys('default'), 'cm1', { resourceVersion: '0' })).object.metadata.name, 'cm1');
     assert.equal((await cms().get(sys('default'), 'cm1', { resourceVersion: String(cur) })).object.metadata.name, 'cm1');

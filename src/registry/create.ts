@@ -7,7 +7,7 @@
 import type { KObject, StrategyContext } from '../api/types.ts';
 import { errors, StatusError, type FieldError } from '../endpoints/status.ts';
 import type { OpContext } from './rest.ts';
-import { recordWrite } from './managed-fields.ts';
+import { fieldSetOf, recordWrite, type FieldSet } from './managed-fields.ts';
 import { clone, generateName, newUid, rfc3339 } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
 import type { StoreCore } from './store-core.ts';
@@ -53,6 +53,9 @@ export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, n
   const strategy = core.strategy;
   if (strategy.tracksGeneration) meta.generation = 1;
   const sctx = strategyContext(ctx);
+  // What the request sets, defaulted: the managedFields scope (the field manager runs before the strategy).
+  const requested = clone(obj);
+  strategy.defaults?.(requested);
   if (hasSubresource(def, 'status')) resetStatusOnCreate(obj);
   strategy.prepareForCreate?.(obj, sctx);
   strategy.defaults?.(obj);
@@ -63,8 +66,20 @@ export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, n
   if (errs.length) throw errors.invalid(core.kind(obj.metadata.name ?? ''), errs);
   for (const w of strategy.warnings?.(obj, undefined) ?? []) ctx.warnings.push(w);
   strategy.canonicalize?.(obj);
-  recordWrite(obj, { manager: ctx.fieldManager, apiVersion: core.apiVersion(), subresource: ctx.subresource, time: rfc3339(now), old: undefined });
+  recordWrite(obj, { manager: ctx.fieldManager, apiVersion: core.apiVersion(), subresource: ctx.subresource, time: rfc3339(now), old: undefined, scope: managedScope(core, ctx, requested) });
   return obj;
+}
+
+/**
+ * The fields a request may own: its (defaulted) body, minus the reset fields of kinds with a status
+ * sub-resource (status on main writes; everything but status on status writes).
+ */
+export function managedScope(core: StoreCore, ctx: OpContext, requested: KObject): FieldSet {
+  const set = fieldSetOf(requested);
+  if (!hasSubresource(core.def, 'status')) return set;
+  if (ctx.subresource === 'status') return set['f:status'] ? { 'f:status': set['f:status'] } : {};
+  delete set['f:status'];
+  return set;
 }
 
 /** NamespaceLifecycle admission for creates of namespaced objects. */

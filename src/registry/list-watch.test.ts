@@ -15,7 +15,7 @@ async function statusOf(p: Promise<unknown>): Promise<ReturnType<StatusError['to
 }
 
 for (const cache of [false, true]) {
-  describe(`list and watch (${cache ? 'watch cache' : 'direct reader'})`, () => {
+  void describe(`list and watch (${cache ? 'watch cache' : 'direct reader'})`, () => {
     let env: TestEnv;
     let firstRev = 0;
     before(async () => {
@@ -31,7 +31,7 @@ for (const cache of [false, true]) {
     const cms = () => env.registry.lookup('', 'v1', 'configmaps')!;
     const names = (r: { items: { object: { metadata: { name?: string } } }[] }) => r.items.map((i) => i.object.metadata.name);
 
-    it('lists a namespace, all namespaces, in key order with the collection rv', async () => {
+    void it('lists a namespace, all namespaces, in key order with the collection rv', async () => {
       const r = await cms().list(sys('default'), {});
       assert.deepEqual(names(r), ['c0', 'c1', 'c2', 'c3', 'c4']);
       assert.equal(r.resourceVersion, String(firstRev));
@@ -39,7 +39,7 @@ for (const cache of [false, true]) {
       assert.deepEqual(names(await cms().list(sys(''), {})), ['c0', 'c1', 'c2', 'c3', 'c4', 'o1']);
     });
 
-    it('label and field selectors; bad selectors are 400', async () => {
+    void it('label and field selectors; bad selectors are 400', async () => {
       assert.deepEqual(names(await cms().list(sys('default'), { labelSelector: 'even=true' })), ['c0', 'c2', 'c4']);
       assert.deepEqual(names(await cms().list(sys(''), { fieldSelector: 'metadata.namespace=other' })), ['o1']);
       assert.deepEqual(names(await cms().list(sys('default'), { fieldSelector: 'metadata.name=c3' })), ['c3']);
@@ -49,7 +49,7 @@ for (const cache of [false, true]) {
       assert.equal(badLabel.code, 400);
     });
 
-    it('chunks with continue tokens: same rv on every page, remainingItemCount without selectors', async () => {
+    void it('chunks with continue tokens: same rv on every page, remainingItemCount without selectors', async () => {
       const p1 = await cms().list(sys('default'), { limit: 2 });
       assert.deepEqual(names(p1), ['c0', 'c1']);
       assert.equal(p1.remainingItemCount, 3);
@@ -76,13 +76,13 @@ for (const cache of [false, true]) {
       ['bad rv', { resourceVersion: 'x1' }, 400, 'invalid resource version: resourceVersion: Invalid value: "x1": strconv.ParseUint: parsing "x1": invalid syntax'],
     ];
     for (const [title, params, code, message] of invalid) {
-      it(`rejects ${title}`, async () => {
+      void it(`rejects ${title}`, async () => {
         const s = await statusOf(cms().list(sys('default'), params));
         assert.deepEqual([s.code, s.message], [code, message]);
       });
     }
 
-    it('continue together with a resourceVersion other than 0 → 400', async () => {
+    void it('continue together with a resourceVersion other than 0 → 400', async () => {
       const p1 = await cms().list(sys('default'), { limit: 1 });
       const s = await statusOf(cms().list(sys('default'), { limit: 1, continue: p1.continue!, resourceVersion: '5' }));
       assert.deepEqual([s.code, s.message], [400, 'specifying resource version is not allowed when using continue']);
@@ -90,7 +90,7 @@ for (const cache of [false, true]) {
       assert.deepEqual(names(ok), ['c1']);
     });
 
-    it('rv semantics: 0 any, N not older than, Exact at a past revision, too large → 504', async () => {
+    void it('rv semantics: 0 any, N not older than, Exact at a past revision, too large → 504', async () => {
       assert.equal(names(await cms().list(sys('default'), { resourceVersion: '0' })).length, 5);
       const past = await cms().list(sys('default'), { resourceVersion: String(firstRev - 2), resourceVersionMatch: 'Exact' });
       assert.deepEqual(names(past), ['c0', 'c1', 'c2', 'c3']);
@@ -100,7 +100,7 @@ for (const cache of [false, true]) {
       assert.match(s.message!, /^Timeout: Too large resource version: 99999999, current: \d+$/);
     });
 
-    it('expired continue token → 410 Expired', async () => {
+    void it('expired continue token → 410 Expired', async () => {
       const p1 = await cms().list(sys('default'), { limit: 1 });
       const cur = await env.store.currentRevision();
       await cms().create(sys('default'), cm('later'), {});
@@ -112,7 +112,7 @@ for (const cache of [false, true]) {
       await cms().delete(sys('default'), 'later', {});
     });
 
-    it('watch from a revision: MODIFIED and DELETED, filtered by selector', async () => {
+    void it('watch from a revision: MODIFIED and DELETED, filtered by selector', async () => {
       const from = await env.store.currentRevision();
       const log = new EventLog();
       const w = await cms().watch(sys('default'), { resourceVersion: String(from), labelSelector: 'n=1' }, log);
@@ -128,7 +128,7 @@ for (const cache of [false, true]) {
       }
     });
 
-    it('watch without rv starts with ADDED for the current state; single object via metadata.name', async () => {
+    void it('watch without rv starts with ADDED for the current state; single object via metadata.name', async () => {
       const log = new EventLog();
       const w = await cms().watch(sys('default'), { fieldSelector: 'metadata.name=c3' }, log);
       try {
@@ -139,7 +139,7 @@ for (const cache of [false, true]) {
       }
     });
 
-    it('sendInitialEvents: ADDED then the initial-events-end bookmark (only with bookmarks)', async () => {
+    void it('sendInitialEvents: ADDED then the initial-events-end bookmark (only with bookmarks)', async () => {
       const log = new EventLog();
       const w = await cms().watch(sys('other'), { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true }, log);
       try {
@@ -154,7 +154,7 @@ for (const cache of [false, true]) {
       assert.equal(s2.message, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
     });
 
-    it('watch from a compacted revision ends with 410 Expired', async () => {
+    void it('watch from a compacted revision ends with 410 Expired', async () => {
       const log = new EventLog();
       const w = await cms().watch(sys('default'), { resourceVersion: '2' }, log);
       try {
@@ -168,7 +168,7 @@ for (const cache of [false, true]) {
       }
     });
 
-    it('deletecollection deletes what the selector lists', async () => {
+    void it('deletecollection deletes what the selector lists', async () => {
       const deleted = await cms().deleteCollection(sys('default'), { labelSelector: 'even=true' }, {});
       // c2 lost its `even` label in the watch test above; c1 was deleted there.
       assert.deepEqual(deleted.map((o) => o.metadata.name), ['c0', 'c4']);

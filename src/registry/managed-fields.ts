@@ -122,6 +122,28 @@ export interface RecordWriteOptions {
   readonly time: string;
   /** The object before the write (undefined on create). */
   readonly old: KObject | undefined;
+  /**
+   * The fields the request itself set (its body after defaulting, minus reset fields): what the server adds
+   * later (strategy prepare hooks: status, phases, finalizers) is nobody's field, as in kube where the field
+   * manager runs before the registry's strategy.
+   */
+  readonly scope?: FieldSet;
+}
+
+/** The leaves of `a` that `b` also has (a leaf of `b` covers a whole subtree of `a`). */
+export function intersect(a: FieldSet, b: FieldSet): FieldSet {
+  const out: FieldSet = {};
+  for (const [k, v] of Object.entries(a)) {
+    const bv = b[k];
+    if (!bv) continue;
+    if (Object.keys(v).length === 0 || Object.keys(bv).length === 0) {
+      out[k] = v;
+      continue;
+    }
+    const inner = intersect(v, bv);
+    if (Object.keys(inner).length) out[k] = inner;
+  }
+  return out;
 }
 
 /**
@@ -134,7 +156,7 @@ export function recordWrite(obj: KObject, opts: RecordWriteOptions): void {
   if (requested && requested.length === 1 && Object.keys(requested[0]!).length === 0) base = [];
   else if (!requested || requested.length === 0) base = opts.old?.metadata.managedFields ?? [];
   else base = requested;
-  const changed = changedSet(obj, opts.old);
+  const changed = opts.scope ? intersect(changedSet(obj, opts.old), opts.scope) : changedSet(obj, opts.old);
   if (!opts.manager) {
     if (base.length) obj.metadata.managedFields = base;
     else delete obj.metadata.managedFields;

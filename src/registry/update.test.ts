@@ -17,14 +17,14 @@ async function statusOf(p: Promise<unknown>): Promise<ReturnType<StatusError['to
   assert.fail('expected the call to fail');
 }
 
-describe('update (PUT) and guaranteedUpdate', () => {
+void describe('update (PUT) and guaranteedUpdate', () => {
   let env: TestEnv;
   before(async () => { env = await testEnv(); });
   after(async () => { await env.close(); });
   const cms = () => env.registry.lookup('', 'v1', 'configmaps')!;
   const deps = () => env.registry.lookup('apps', 'v1', 'deployments')!;
 
-  it('replaces the object; identity and timestamps carried over', async () => {
+  void it('replaces the object; identity and timestamps carried over', async () => {
     const created = await cms().create(sys('default', { fieldManager: 'kubectl-create' }), cm('cm1'), {});
     const put = structuredClone(created);
     put.data = { a: 'c', b: 'd' };
@@ -42,12 +42,12 @@ describe('update (PUT) and guaranteedUpdate', () => {
     assert.deepEqual(mf[1]!.fieldsV1, { 'f:data': { 'f:a': {}, 'f:b': {} } });
   });
 
-  it('stale resourceVersion → 409 with the exact reference body', async () => {
+  void it('stale resourceVersion → 409 with the exact reference body', async () => {
     const s = await statusOf(cms().update(sys('default'), 'cm1', cm('cm1', { a: 'x' }, { resourceVersion: '1' }), {}));
     assert.deepEqual(s, ref('409-update-stale.json'));
   });
 
-  it('missing resourceVersion: allowed when the strategy allows unconditional updates, else 422', async () => {
+  void it('missing resourceVersion: allowed when the strategy allows unconditional updates, else 422', async () => {
     const ok = await cms().update(sys('default'), 'cm1', cm('cm1', { z: '1' }), {});
     assert.deepEqual(ok.object['data'], { z: '1' });
     const cr = env.registry.lookup('rbac.authorization.k8s.io', 'v1', 'clusterroles')!;
@@ -66,7 +66,7 @@ describe('update (PUT) and guaranteedUpdate', () => {
     }
   });
 
-  it('PUT of a missing object: 404 unless create-on-update', async () => {
+  void it('PUT of a missing object: 404 unless create-on-update', async () => {
     const s = await statusOf(cms().update(sys('default'), 'nope', cm('nope'), {}));
     assert.equal(s.code, 404);
     const def = cms().def;
@@ -80,7 +80,7 @@ describe('update (PUT) and guaranteedUpdate', () => {
     }
   });
 
-  it('immutable fields: uid and name', async () => {
+  void it('immutable fields: uid and name', async () => {
     const cur = (await cms().get(sys('default'), 'cm1', {})).object;
     const bad = structuredClone(cur) as KObject;
     bad.metadata.uid = 'other';
@@ -88,7 +88,7 @@ describe('update (PUT) and guaranteedUpdate', () => {
     assert.equal(s.message, 'ConfigMap "cm1" is invalid: metadata.uid: Invalid value: "other": field is immutable');
   });
 
-  it('a no-op update does not write and returns the stored resourceVersion', async () => {
+  void it('a no-op update does not write and returns the stored resourceVersion', async () => {
     const cur = (await cms().get(sys('default'), 'cm1', {})).object;
     const rev = await env.store.currentRevision();
     const again = await cms().update(sys('default'), 'cm1', structuredClone(cur) as KObject, {});
@@ -96,7 +96,7 @@ describe('update (PUT) and guaranteedUpdate', () => {
     assert.equal(await env.store.currentRevision(), rev);
   });
 
-  it('generation bumps only when the spec part changes; status is kept on main writes', async () => {
+  void it('generation bumps only when the spec part changes; status is kept on main writes', async () => {
     const d = await deps().create(sys('default'), { metadata: { name: 'web', labels: { app: 'web' } }, spec: { replicas: 1 } }, {});
     const labelsOnly = structuredClone(d);
     labelsOnly.metadata.labels = { app: 'web', tier: 'x' };
@@ -110,7 +110,7 @@ describe('update (PUT) and guaranteedUpdate', () => {
     assert.deepEqual(b['status'], {});
   });
 
-  it('status sub-resource writes change only status (and keep labels)', async () => {
+  void it('status sub-resource writes change only status (and keep labels)', async () => {
     const cur = (await deps().get(sys('default'), 'web', {})).object;
     const body = structuredClone(cur) as KObject;
     body['status'] = { replicas: 3 };
@@ -124,7 +124,7 @@ describe('update (PUT) and guaranteedUpdate', () => {
     assert.equal(out.metadata.managedFields!.find((m) => m.manager === 'ctrl')!.subresource, 'status');
   });
 
-  it('guaranteedUpdate retries a lost race with the winning value', async () => {
+  void it('guaranteedUpdate retries a lost race with the winning value', async () => {
     await cms().create(sys('default'), cm('counter', { n: '0' }), {});
     const bump = (o: KObject | undefined) => {
       const c = structuredClone(o!);
@@ -136,17 +136,17 @@ describe('update (PUT) and guaranteedUpdate', () => {
     assert.deepEqual(final.object['data'], { n: '20' });
   });
 
-  it('guaranteedUpdate with an explicit stale resourceVersion → 409', async () => {
+  void it('guaranteedUpdate with an explicit stale resourceVersion → 409', async () => {
     const s = await statusOf(cms().guaranteedUpdate(sys('default'), 'counter', (o) => ({ ...o!, metadata: { ...o!.metadata, resourceVersion: '2' } }), {}));
     assert.equal(s.code, 409);
   });
 
-  it('guaranteedUpdate may create when allowed', async () => {
+  void it('guaranteedUpdate may create when allowed', async () => {
     const r = await cms().guaranteedUpdate(sys('default'), 'fresh', (o) => o ?? cm('fresh'), { allowCreate: true });
     assert.equal(r.created, true);
   });
 
-  it('dry-run update answers the new object and writes nothing', async () => {
+  void it('dry-run update answers the new object and writes nothing', async () => {
     const cur = (await cms().get(sys('default'), 'cm1', {})).object;
     const rev = await env.store.currentRevision();
     const body = structuredClone(cur) as KObject;
@@ -157,7 +157,7 @@ describe('update (PUT) and guaranteedUpdate', () => {
     assert.equal(await env.store.currentRevision(), rev);
   });
 
-  it('removing the last finalizer of an object being deleted removes it', async () => {
+  void it('removing the last finalizer of an object being deleted removes it', async () => {
     await cms().create(sys('default'), cm('fin', {}, { finalizers: ['example.com/x'] }), {});
     const del = await cms().delete(sys('default'), 'fin', {});
     assert.equal(del.deleted, false);

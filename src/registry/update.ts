@@ -16,7 +16,7 @@ import type { KObject } from '../api/types.ts';
 import { errors, type FieldError } from '../endpoints/status.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { OpContext, UpdateFn } from './rest.ts';
-import { checkNamespaceForCreate, ensureNamespace, prepareCreate, strategyContext, writeCreate } from './create.ts';
+import { checkNamespaceForCreate, ensureNamespace, managedScope, prepareCreate, strategyContext, writeCreate } from './create.ts';
 import { recordWrite } from './managed-fields.ts';
 import { clone, comparable, jsonEqual, rfc3339, specPart } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
@@ -62,6 +62,8 @@ export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, o
   if (om.generation !== undefined) meta.generation = om.generation;
   else delete meta.generation;
   const sctx = strategyContext(ctx);
+  const requested = clone(obj);
+  core.strategy.defaults?.(requested);
   if (hasSubresource(def, 'status')) {
     if (ctx.subresource === 'status') keepSpecOnStatusUpdate(obj, old);
     else if (ctx.subresource === '') keepStatusOnUpdate(obj, old);
@@ -88,7 +90,7 @@ export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, o
   }
   for (const w of strategy.warnings?.(obj, old) ?? []) ctx.warnings.push(w);
   strategy.canonicalize?.(obj);
-  recordWrite(obj, { manager: ctx.fieldManager, apiVersion: core.apiVersion(), subresource: ctx.subresource, time: rfc3339(now), old });
+  recordWrite(obj, { manager: ctx.fieldManager, apiVersion: core.apiVersion(), subresource: ctx.subresource, time: rfc3339(now), old, scope: managedScope(core, ctx, requested) });
   return obj;
 }
 

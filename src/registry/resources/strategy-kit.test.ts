@@ -10,21 +10,16 @@ const clone = <T>(v: T): T => structuredClone(v);
 
 void test('main-resource writes keep status; status writes keep spec and metadata', () => {
   const s = statusStrategy({ status: true, generation: true });
-  const created: KObject = { metadata: { name: 'd', generation: 7 }, spec: { replicas: 1 }, status: { replicas: 5 } };
+  assert.equal(s.tracksGeneration, true);
+  const created: KObject = { metadata: { name: 'd' }, spec: { replicas: 1 }, status: { replicas: 5 } };
   s.prepareForCreate!(created, ctx());
-  assert.equal(created['status'], undefined);
-  assert.equal(created.metadata.generation, 1);
+  assert.deepEqual(created['status'], {}, 'kube resets status to empty on create');
 
   const old: KObject = { metadata: { name: 'd', generation: 1, labels: { a: '1' } }, spec: { replicas: 1 }, status: { replicas: 1 } };
   const upd: KObject = { metadata: { name: 'd', generation: 1, labels: { a: '2' } }, spec: { replicas: 3 }, status: { replicas: 9 } };
   s.prepareForUpdate!(upd, clone(old), ctx());
   assert.deepEqual(upd['status'], { replicas: 1 });
-  assert.equal(upd.metadata.generation, 2);
   assert.deepEqual(upd.metadata.labels, { a: '2' });
-
-  const same: KObject = { ...clone(old), metadata: { ...clone(old.metadata), labels: { b: '1' } } };
-  s.prepareForUpdate!(same, clone(old), ctx());
-  assert.equal(same.metadata.generation, 1, 'metadata-only changes do not bump generation');
 
   const st: KObject = { metadata: { name: 'd', generation: 1, labels: { x: 'y' } }, spec: { replicas: 100 }, extra: 1, status: { replicas: 2 } };
   s.prepareForUpdate!(st, clone(old), ctx('status'));
@@ -34,11 +29,16 @@ void test('main-resource writes keep status; status writes keep spec and metadat
   assert.deepEqual(st.metadata.labels, { a: '1' }, 'status writes cannot change labels');
 });
 
-void test('kinds without generation never carry one', () => {
-  const cm = Catalog.builtin().lookup('', 'v1', 'configmaps')!;
-  const o: KObject = { metadata: { name: 'c', generation: 3 }, data: { a: 'b' } };
-  cm.strategy!.prepareForCreate!(o, ctx());
-  assert.equal(o.metadata.generation, undefined);
+void test('generation is tracked by the kinds kube tracks it for', () => {
+  const c = Catalog.builtin();
+  const tracks = (g: string, r: string) => (c.lookup(g, 'v1', r)!.strategy as { tracksGeneration?: boolean }).tracksGeneration === true;
+  assert.equal(tracks('apps', 'deployments'), true);
+  assert.equal(tracks('batch', 'jobs'), true);
+  assert.equal(tracks('apiextensions.k8s.io', 'customresourcedefinitions'), true);
+  assert.equal(tracks('', 'configmaps'), false);
+  assert.equal(tracks('', 'pods'), false);
+  assert.equal(tracks('', 'services'), false);
+  assert.equal(tracks('', 'namespaces'), false);
 });
 
 void test('pods: Pending with a QoS class on create; graceful deletion period', () => {

@@ -2,10 +2,13 @@
  * Strategy pieces shared by many kinds, after kube's registry strategies:
  *   - kinds with a `status` sub-resource: writes to the main resource keep the stored status; writes to
  *     `/status` keep everything but status (and reset metadata as metav1.ResetObjectMetaForStatus does);
- *   - kinds that track `metadata.generation` set it to 1 on create and bump it when anything but metadata
- *     and status changes (kube does this in each strategy; kinds without it never carry a generation).
+ *   - kinds that track `metadata.generation` say so (`tracksGeneration`); the generic store sets it to 1 on
+ *     create and bumps it when anything but metadata and status changes.
+ * The generic store applies the same status rules before calling these hooks; repeating them here keeps a
+ * strategy correct on its own (they are idempotent).
  */
-import type { KObject, Strategy, StrategyContext } from '../../api/types.ts';
+import type { KObject, StrategyContext } from '../../api/types.ts';
+import type { RegistryStrategy } from '../strategy.ts';
 
 const TOP_LEVEL_KEEP = new Set(['apiVersion', 'kind', 'metadata', 'status']);
 
@@ -20,10 +23,12 @@ export interface StatusStrategyOptions {
   onUpdate?: (obj: KObject, old: KObject, ctx: StrategyContext) => void;
   /** Status writes: keep labels/annotations/finalizers/ownerReferences as stored (default true). */
   resetMetaForStatus?: boolean;
-  /** The status value set on create (default: removed). */
+  /** The status value set on create (default: empty, as kube's PrepareForCreate resets it). */
   initialStatus?: (obj: KObject) => unknown;
   allowCreateOnUpdate?: boolean;
   allowUnconditionalUpdate?: boolean;
+  /** kube's DefaultGarbageCollectionPolicy (events: unsupported). */
+  gcPolicy?: RegistryStrategy['defaultGarbageCollectionPolicy'];
 }
 
 /** True when anything outside metadata/status differs (JSON comparison; key order does not matter). */
@@ -77,17 +82,11 @@ export function keepStatus(obj: KObject, old: KObject): void {
   else obj['status'] = clone(old['status']);
 }
 
-/** A Strategy implementing the status/spec split and generation rules; `extra` hooks are merged in. */
-export function statusStrategy(opts: StatusStrategyOptions, extra: Partial<Strategy> = {}): Strategy {
-  const s: Strategy = {
+/** A Strategy implementing the status/spec split; `extra` hooks are merged in. */
+export function statusStrategy(opts: StatusStrategyOptions, extra: Partial<RegistryStrategy> = {}): RegistryStrategy {
+  const s: RegistryStrategy = {
     prepareForCreate(obj, ctx) {
-      if (opts.status) {
-        const init = opts.initialStatus?.(obj);
-        if (init === undefined) delete obj['status'];
-        else obj['status'] = init;
-      }
-      if (opts.generation) obj.metadata.generation = 1;
-      else delete obj.metadata.generation;
+      if (opts.status) obj['status'] = opts.initialStatus?.(obj) ?? {};
       opts.onCreate?.(obj, ctx);
     },
     prepareForUpdate(obj, old, ctx) {
@@ -95,20 +94,15 @@ export function statusStrategy(opts: StatusStrategyOptions, extra: Partial<Strat
       if (sub === 'status' && opts.status) {
         keepAllButStatus(obj, old);
         if (opts.resetMetaForStatus !== false) resetObjectMetaForStatus(obj, old);
-        if (opts.generation) obj.metadata.generation = old.metadata.generation ?? 1;
         return;
       }
       if (opts.status) keepStatus(obj, old);
-      if (opts.generation) {
-        const prev = old.metadata.generation ?? 1;
-        obj.metadata.generation = specChanged(obj, old) ? prev + 1 : prev;
-      } else {
-        delete obj.metadata.generation;
-      }
       opts.onUpdate?.(obj, old, ctx);
     },
     allowCreateOnUpdate: opts.allowCreateOnUpdate ?? false,
     allowUnconditionalUpdate: opts.allowUnconditionalUpdate ?? true,
   };
+  if (opts.generation) s.tracksGeneration = true;
+  if (opts.gcPolicy) s.defaultGarbageCollectionPolicy = opts.gcPolicy;
   return { ...s, ...extra };
 }

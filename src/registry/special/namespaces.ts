@@ -56,6 +56,11 @@ export class NamespaceStore extends GenericStore {
         ...opts.def,
         strategy: {
           ...base,
+          // kube's defaulting sets the label, so it counts as the request's own field.
+          defaults(obj) {
+            base.defaults?.(obj);
+            setNameLabel(obj);
+          },
           prepareForCreate(obj, ctx) {
             base.prepareForCreate?.(obj, ctx);
             const finalizers = spec(obj).finalizers ?? [];

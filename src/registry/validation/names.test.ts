@@ -5,8 +5,8 @@ import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue,
 
 const REF = '/work/shared/reference/v1.32-responses/errors/422-invalid-name.json';
 
-describe('name validation (kube wording)', () => {
-  it('DNS-1123 subdomain message equals the reference 422 cause', () => {
+void describe('name validation (kube wording)', () => {
+  void it('DNS-1123 subdomain message equals the reference 422 cause', () => {
     const ref = JSON.parse(readFileSync(REF, 'utf8')) as { details: { causes: { message: string }[] } };
     const msgs = isDNS1123Subdomain('Bad_Name');
     assert.equal(`Invalid value: "Bad_Name": ${msgs[0]}`, ref.details.causes[0]!.message);
@@ -26,10 +26,10 @@ describe('name validation (kube wording)', () => {
     ['label value bad', isValidLabelValue, '-x', ["a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"]],
   ];
   for (const [title, fn, input, want] of cases) {
-    it(title, () => assert.deepEqual(fn(input), want));
+    void it(title, () => assert.deepEqual(fn(input), want));
   }
 
-  it('path-segment names', () => {
+  void it('path-segment names', () => {
     const v = nameValidator('path-segment');
     assert.deepEqual(v('.', false), ["may not be '.'"]);
     assert.deepEqual(v('..', false), ["may not be '..'"]);
@@ -38,7 +38,7 @@ describe('name validation (kube wording)', () => {
     assert.deepEqual(v('.', true), [], 'a prefix may be "." since a suffix follows');
   });
 
-  it('generateName prefixes may end in a dash', () => {
+  void it('generateName prefixes may end in a dash', () => {
     assert.deepEqual(nameValidator('dns1123-subdomain')('web-', true), []);
     assert.deepEqual(nameValidator('dns1123-label')('web-', true), []);
     assert.equal(nameValidator('dns1123-label')('Web-', true).length, 1);

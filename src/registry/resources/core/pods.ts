@@ -2,7 +2,8 @@
  * Pods: Table columns (kube's printPod), field selectors, and the strategy (status Pending on create, status
  * owned by /status, graceful deletion with the pod's terminationGracePeriodSeconds).
  */
-import type { KObject, Strategy, TableColumn } from '../../../api/types.ts';
+import type { KObject, TableColumn } from '../../../api/types.ts';
+import type { RegistryStrategy } from '../../strategy.ts';
 import { DOCS } from '../docs.ts';
 import { ageColumn, arr, col, get, nameColumn, num, rec, str, translateTimestampSince } from '../columns.ts';
 import { keepAllButStatus, statusStrategy } from '../strategy-kit.ts';
@@ -173,7 +174,7 @@ const base = statusStrategy({
   initialStatus: (pod) => ({ phase: 'Pending', qosClass: podQOSClass(pod) }),
 });
 
-export const podStrategy: Strategy = {
+export const podStrategy: RegistryStrategy = {
   ...base,
   prepareForUpdate(obj, old, ctx) {
     if ((ctx.subresource ?? '') === 'status') {

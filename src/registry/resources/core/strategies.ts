@@ -1,9 +1,10 @@
 /** Strategies for core/v1 kinds other than pods (kube's pkg/registry/core/<kind>/strategy.go). */
-import type { KObject, Strategy } from '../../../api/types.ts';
+import type { KObject } from '../../../api/types.ts';
+import type { RegistryStrategy } from '../../strategy.ts';
 import { statusStrategy } from '../strategy-kit.ts';
 
 /** Namespaces: phase Active and the `kubernetes` finalizer on create; the name label kube maintains. */
-export const namespaceStrategy: Strategy = statusStrategy({
+export const namespaceStrategy: RegistryStrategy = statusStrategy({
   status: true,
   initialStatus: () => ({ phase: 'Active' }),
   onCreate(obj) {
@@ -37,7 +38,7 @@ function setNameLabel(obj: KObject): void {
 
 export const servicesStrategy = statusStrategy({ status: true, initialStatus: () => ({ loadBalancer: {} }), allowCreateOnUpdate: true });
 export const endpointsStrategy = statusStrategy({ allowCreateOnUpdate: true });
-export const eventsStrategy = statusStrategy({ allowCreateOnUpdate: true });
+export const eventsStrategy = statusStrategy({ allowCreateOnUpdate: true, gcPolicy: 'unsupported' });
 export const limitRangesStrategy = statusStrategy({ allowCreateOnUpdate: true });
 export const nodesStrategy = statusStrategy({ status: true });
 export const pvStrategy = statusStrategy({ status: true, initialStatus: () => ({ phase: 'Pending' }) });
