@@ -6,15 +6,13 @@
  *   - object gone → the object for resources that return it (`returnDeletedObject`: pods, service accounts,
  *     …), otherwise `Status{status: Success, details: {name, group, kind: <resource>, uid}}`.
  */
-import type { KObject, ResourceDef } from '../../api/types.ts';
+import type { KObject } from '../../api/types.ts';
 import type { RequestContext } from '../../server/context.ts';
 import { decodeOptionsBody, readBody } from '../negotiation/decode.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseDeleteOptions } from '../params.ts';
-import { opContext, type HandlerScope } from './scope.ts';
+import { opContext, type HandlerScope, type ResourceDefExtensions } from './scope.ts';
 
-/** Optional ResourceDef flag (see the report): kube's `ReturnDeletedObject` per resource. */
-export type ResourceDefWithDelete = ResourceDef & { returnDeletedObject?: boolean };
 
 export async function handleDelete(ctx: RequestContext, s: HandlerScope): Promise<void> {
   const rep = negotiateResponse(ctx);
@@ -23,7 +21,7 @@ export async function handleDelete(ctx: RequestContext, s: HandlerScope): Promis
   const { dryRun, ...params } = opts;
   const result = await s.storage.delete(opContext(ctx, s, { dryRun }), s.name, params);
   const code = !result.deleted && opts.orphanDependents === false ? 202 : 200;
-  if (!result.deleted || (s.def as ResourceDefWithDelete).returnDeletedObject === true) {
+  if (!result.deleted || (s.def as ResourceDefExtensions).returnDeletedObject === true) {
     await respondResource(ctx, s.render, rep, code, result.object);
     return;
   }

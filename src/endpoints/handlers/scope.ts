@@ -30,6 +30,27 @@ export interface HandlerScope {
   readonly isKnownKind: (apiVersion: string, kind: string) => boolean;
 }
 
+/**
+ * Optional ResourceDef extensions the handlers read (see the report; the catalog may add them):
+ * `returnDeletedObject` — kube's per-resource ReturnDeletedObject; `topLevelFields` — the kind's top-level
+ * JSON fields besides apiVersion/kind/metadata, enabling `unknown field "x"` for strict field validation.
+ */
+export type ResourceDefExtensions = ResourceDef & { returnDeletedObject?: boolean; topLevelFields?: readonly string[] };
+
+const topLevelCache = new WeakMap<ResourceDef, ReadonlySet<string>>();
+
+/** The kind's top-level field set, when the definition carries one. */
+export function topLevelFieldsOf(def: ResourceDef): ReadonlySet<string> | undefined {
+  const names = (def as ResourceDefExtensions).topLevelFields;
+  if (!names) return undefined;
+  let set = topLevelCache.get(def);
+  if (!set) {
+    set = new Set(names);
+    topLevelCache.set(def, set);
+  }
+  return set;
+}
+
 /** Builds the registry's OpContext for this request. */
 export function opContext(ctx: RequestContext, s: HandlerScope, o: { dryRun?: boolean; fieldManager?: string; namespace?: string } = {}): OpContext {
   return {

@@ -68,3 +68,20 @@ void test('YAML bodies: 1.1 scalars, duplicate keys with lines, several document
   assert.match(bad('a: [1\n', {}, 'application/yaml').message, /^the object provided is unrecognized \(must be of type ConfigMap\): error converting YAML to JSON: yaml: /);
   assert.deepEqual(parseBody(Buffer.from('x: yes\n'), 'application/yaml').value, { x: true });
 });
+
+void test('with the kind\'s top-level fields known, Strict answers exactly as kube (errors/400-strict.json)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const want = JSON.parse(readFileSync(new URL('../../../../shared/reference/v1.32-responses/errors/400-strict.json', import.meta.url), 'utf8')) as unknown;
+  const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"strict"},"bogus":1,"data":{"a":"1","a":"2"}}';
+  const fields = new Set(['data', 'binaryData', 'immutable']);
+  try {
+    decodeObject(Buffer.from(body), 'application/json', base({ fieldValidation: 'Strict', topLevelFields: fields }));
+    assert.fail('expected 400');
+  } catch (e) {
+    assert.ok(e instanceof StatusError);
+    assert.deepEqual(e.toStatus(), want);
+  }
+  const warnings: string[] = [];
+  decodeObject(Buffer.from('metadata:\n  name: y1\nbogus: 1\n'), 'application/yaml', base({ warnings, topLevelFields: fields }));
+  assert.deepEqual(warnings, ['unknown field "bogus"']);
+});

@@ -9,7 +9,7 @@ import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
 import type { KObject, ResourceDef } from '../../api/types.ts';
 import type { RequestContext } from '../../server/context.ts';
 import { errors, StatusError } from '../status.ts';
-import { JsonSyntaxError, scanJson } from './json-scan.ts';
+import { JsonSyntaxError, scanJson, type ScanOptions } from './json-scan.ts';
 
 /** kube-apiserver's default `MaxRequestBodyBytes`. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -100,7 +100,7 @@ function offsetOf(node: Node): number {
  * Parses a body of the given type into a plain value. Syntax errors throw BodySyntaxError with kube's text.
  * `objectMeta` enables the unknown-ObjectMeta-key check.
  */
-export function parseBody(body: Buffer, type: InputType, opts: { objectMeta?: boolean } = {}): DecodedBody {
+export function parseBody(body: Buffer, type: InputType, opts: ScanOptions = {}): DecodedBody {
   const text = body.toString('utf8');
   if (type === 'application/json') {
     let scan;
@@ -146,7 +146,7 @@ export function parseBody(body: Buffer, type: InputType, opts: { objectMeta?: bo
   walk(doc.contents);
   const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
   // Unknown ObjectMeta keys, found on the JSON form as kube does after YAML→JSON.
-  if (opts.objectMeta) {
+  if (opts.objectMeta || opts.topLevelFields) {
     try {
       strict.push(...scanJson(JSON.stringify(value ?? null), opts).strict.filter((s) => s.startsWith('unknown field')));
     } catch {
@@ -181,6 +181,8 @@ export interface DecodeObjectOptions {
   readonly isKnownKind?: (apiVersion: string, kind: string) => boolean;
   /** Where Warn findings go. */
   readonly warnings: string[];
+  /** Top-level field names of the kind, when known: enables `unknown field "x"` for other keys. */
+  readonly topLevelFields?: ReadonlySet<string>;
 }
 
 function versionOf(apiVersion: string): string {
@@ -201,7 +203,7 @@ function internalGroupName(apiVersion: string): string {
 export function decodeObject(body: Buffer, type: InputType, o: DecodeObjectOptions): KObject {
   let decoded: DecodedBody;
   try {
-    decoded = parseBody(body, type, { objectMeta: true });
+    decoded = parseBody(body, type, { objectMeta: true, ...(o.topLevelFields ? { topLevelFields: o.topLevelFields } : {}) });
   } catch (e) {
     if (e instanceof BodySyntaxError) {
       throw errors.badRequest(`the object provided is unrecognized (must be of type ${o.kind}): ${e.message} (${summarize(body)})`);

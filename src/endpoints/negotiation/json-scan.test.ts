@@ -46,3 +46,8 @@ void test('unknown ObjectMeta keys only when asked, only under top-level metadat
   assert.deepEqual(scanJson(text).strict, []);
   assert.deepEqual(scanJson(text, { objectMeta: true }).strict, ['unknown field "metadata.bogus"']);
 });
+
+void test('unknown top-level keys when the kind\'s fields are given', () => {
+  const fields = new Set(['data']);
+  assert.deepEqual(scanJson('{"apiVersion":"v1","kind":"X","metadata":{},"bogus":1,"data":{"x":1}}', { topLevelFields: fields }).strict, ['unknown field "bogus"']);
+});

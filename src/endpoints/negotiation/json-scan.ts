@@ -27,7 +27,14 @@ export interface ScanResult {
 export interface ScanOptions {
   /** Check ObjectMeta keys under top-level `metadata` (objects of API kinds). */
   readonly objectMeta?: boolean;
+  /**
+   * The kind's top-level field names when known (besides apiVersion, kind, metadata): other top-level keys
+   * are reported as unknown. Until the catalog carries schemas, resources may leave this out.
+   */
+  readonly topLevelFields?: ReadonlySet<string>;
 }
+
+const TYPE_META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
 /** Go's quoteChar: how encoding/json shows the offending character. */
 function quoteChar(c: string): string {
@@ -142,6 +149,7 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
       }
       const seen = new Set<string>();
       const checkMeta = opts.objectMeta === true && path === 'metadata';
+      const checkTop = depth === 0 && opts.topLevelFields !== undefined;
       while (true) {
         skipWs();
         if (text[i] !== '"') fail('looking for beginning of object key string');
@@ -150,6 +158,7 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
         if (seen.has(key)) strict.push(`duplicate field ${JSON.stringify(p)}`);
         else seen.add(key);
         if (checkMeta && !OBJECT_META_FIELDS.has(key)) strict.push(`unknown field ${JSON.stringify(p)}`);
+        if (checkTop && !TYPE_META_FIELDS.has(key) && !opts.topLevelFields?.has(key)) strict.push(`unknown field ${JSON.stringify(p)}`);
         skipWs();
         if (text[i] !== ':') fail('after object key');
         i++;
