@@ -55,6 +55,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2), io: 
   const log = (line: string): void => io.stderr(`${line}\n`);
   for (const n of cfg.notices) log(`W ${n}`);
   // Imported here so `--help` and flag errors do not load storage engines.
+  // Listen for signals before starting, so a SIGTERM during start still ends in a clean stop.
+  const signalled = (io.untilSignal ?? waitForSignal)();
   const { startServer } = await import('../server/start.ts');
   let server;
   try {
@@ -67,7 +69,6 @@ export async function main(argv: readonly string[] = process.argv.slice(2), io: 
     io.stderr(`Error: ${(err as Error).message}\n`);
     return 1;
   }
-  const signalled = (io.untilSignal ?? waitForSignal)();
   log(`Serving securely on ${server.url}`);
   if (server.kubeconfigPath) io.stdout(`export KUBECONFIG=${server.kubeconfigPath}\n`);
   const sig = await signalled;

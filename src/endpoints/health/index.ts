@@ -64,7 +64,9 @@ export function createHealthEndpoint(o: HealthEndpointOptions): Endpoint {
     });
     if (unknown.size) out += `warn: some health checks cannot be excluded: no matches for ${[...unknown].sort().map((n) => JSON.stringify(n)).join(',')}\n`;
     if (failed.length) {
-      o.log?.(`${group} check failed:\n${failed.join('\n')}`);
+      // Unfinished post-start hooks are the normal state while booting: not worth a log line.
+      const worth = failed.filter((l) => !l.endsWith(': not finished'));
+      if (worth.length) o.log?.(`${group} check failed:\n${worth.join('\n')}`);
       respondBytes(ctx, 500, TEXT, `${out}${group} check failed\n`, NOSNIFF);
       return;
     }
