@@ -32,7 +32,7 @@ export const events: GroupSpec = {
   versions: [{ version: 'v1', resources: [{
     // Stored as core/v1 Events in the same keys (kube's events.k8s.io shares /registry/events/).
     resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], storage: { group: '', version: 'v1' },
-    strategy: plainCOU,
+    strategy: statusStrategy({ allowCreateOnUpdate: true, gcPolicy: 'unsupported' }),
     selectableFields: {
       reason: eventSelectableFields['reason']!,
       type: eventSelectableFields['type']!,

@@ -36,7 +36,7 @@ void test('generation is tracked by the kinds kube tracks it for', () => {
   assert.equal(tracks('batch', 'jobs'), true);
   assert.equal(tracks('apiextensions.k8s.io', 'customresourcedefinitions'), true);
   assert.equal(tracks('', 'configmaps'), false);
-  assert.equal(tracks('', 'pods'), false);
+  assert.equal(tracks('', 'pods'), true, 'kube 1.33 tracks pod generation');
   assert.equal(tracks('', 'services'), false);
   assert.equal(tracks('', 'namespaces'), false);
 });

@@ -31,31 +31,6 @@ export interface StatusStrategyOptions {
   gcPolicy?: RegistryStrategy['defaultGarbageCollectionPolicy'];
 }
 
-/** True when anything outside metadata/status differs (JSON comparison; key order does not matter). */
-export function specChanged(obj: KObject, old: KObject): boolean {
-  const keys = new Set([...Object.keys(obj), ...Object.keys(old)]);
-  for (const k of keys) {
-    if (TOP_LEVEL_KEEP.has(k)) continue;
-    if (!deepEqual(obj[k], old[k])) return true;
-  }
-  return false;
-}
-
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => deepEqual(ao[k], bo[k]));
-}
-
 function clone<T>(v: T): T {
   return v === undefined ? v : structuredClone(v);
 }

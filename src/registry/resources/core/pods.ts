@@ -169,8 +169,10 @@ export function podQOSClass(pod: KObject): 'BestEffort' | 'Burstable' | 'Guarant
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
+// kube 1.33 sets metadata.generation on pods (KEP-5067) and bumps it on spec changes.
 const base = statusStrategy({
   status: true,
+  generation: true,
   initialStatus: (pod) => ({ phase: 'Pending', qosClass: podQOSClass(pod) }),
 });
 
