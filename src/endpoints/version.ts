@@ -7,6 +7,8 @@ import { respondJson } from './respond.ts';
 
 export const KUBE_VERSION = { major: '1', minor: '33', gitVersion: 'v1.33.0' } as const;
 
+const LOADED_AT = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+
 export interface VersionInfo {
   major: string;
   minor: string;
@@ -35,7 +37,8 @@ export function versionInfo(build: { gitCommit?: string; buildDate?: string } = 
     gitVersion: KUBE_VERSION.gitVersion,
     gitCommit: build.gitCommit ?? '0000000000000000000000000000000000000000',
     gitTreeState: 'clean',
-    buildDate: build.buildDate ?? '1970-01-01T00:00:00Z',
+    // Unstamped builds report when this process loaded the code, in kube's second-precision UTC form.
+    buildDate: build.buildDate ?? LOADED_AT,
     goVersion: `node${process.versions.node}`,
     compiler: 'tsx',
     platform: `${process.platform}/${arch}`,
