@@ -1,0 +1,55 @@
+// Protobuf message descriptions of autoscaling (field numbers, wire types, Go pointer-ness, inline embedding) as
+// Kubernetes v1.33 defines them; see ../schema.ts for the notation.
+import { definePackage } from '../schema.ts';
+
+definePackage('autoscaling.v1', {
+  ContainerResourceMetricSource: { name: '1 string', targetAverageUtilization: '2 *int32', targetAverageValue: '3 *Quantity', container: '5 string' },
+  ContainerResourceMetricStatus: { name: '1 string', currentAverageUtilization: '2 *int32', currentAverageValue: '3 Quantity', container: '4 string' },
+  CrossVersionObjectReference: { kind: '1 string', name: '2 string', apiVersion: '3 string' },
+  ExternalMetricSource: { metricName: '1 string', metricSelector: '2 *LabelSelector', targetValue: '3 *Quantity', targetAverageValue: '4 *Quantity' },
+  ExternalMetricStatus: { metricName: '1 string', metricSelector: '2 *LabelSelector', currentValue: '3 Quantity', currentAverageValue: '4 *Quantity' },
+  HorizontalPodAutoscaler: { metadata: '1 ObjectMeta', spec: '2 HorizontalPodAutoscalerSpec', status: '3 HorizontalPodAutoscalerStatus' },
+  HorizontalPodAutoscalerCondition: { type: '1 string', status: '2 string', lastTransitionTime: '3 Time', reason: '4 string', message: '5 string' },
+  HorizontalPodAutoscalerList: { metadata: '1 ListMeta', items: '2 []HorizontalPodAutoscaler' },
+  HorizontalPodAutoscalerSpec: { scaleTargetRef: '1 CrossVersionObjectReference', minReplicas: '2 *int32', maxReplicas: '3 int32', targetCPUUtilizationPercentage: '4 *int32' },
+  HorizontalPodAutoscalerStatus: { observedGeneration: '1 *int64', lastScaleTime: '2 *Time', currentReplicas: '3 int32', desiredReplicas: '4 int32', currentCPUUtilizationPercentage: '5 *int32' },
+  MetricSpec: { type: '1 string', object: '2 *ObjectMetricSource', pods: '3 *PodsMetricSource', resource: '4 *ResourceMetricSource', containerResource: '7 *ContainerResourceMetricSource', external: '5 *ExternalMetricSource' },
+  MetricStatus: { type: '1 string', object: '2 *ObjectMetricStatus', pods: '3 *PodsMetricStatus', resource: '4 *ResourceMetricStatus', containerResource: '7 *ContainerResourceMetricStatus', external: '5 *ExternalMetricStatus' },
+  ObjectMetricSource: { target: '1 CrossVersionObjectReference', metricName: '2 string', targetValue: '3 Quantity', selector: '4 *LabelSelector', averageValue: '5 *Quantity' },
+  ObjectMetricStatus: { target: '1 CrossVersionObjectReference', metricName: '2 string', currentValue: '3 Quantity', selector: '4 *LabelSelector', averageValue: '5 *Quantity' },
+  PodsMetricSource: { metricName: '1 string', targetAverageValue: '2 Quantity', selector: '3 *LabelSelector' },
+  PodsMetricStatus: { metricName: '1 string', currentAverageValue: '2 Quantity', selector: '3 *LabelSelector' },
+  ResourceMetricSource: { name: '1 string', targetAverageUtilization: '2 *int32', targetAverageValue: '3 *Quantity' },
+  ResourceMetricStatus: { name: '1 string', currentAverageUtilization: '2 *int32', currentAverageValue: '3 Quantity' },
+  Scale: { metadata: '1 ObjectMeta', spec: '2 ScaleSpec', status: '3 ScaleStatus' },
+  ScaleSpec: { replicas: '1 int32' },
+  ScaleStatus: { replicas: '1 int32', selector: '2 string' },
+});
+
+definePackage('autoscaling.v2', {
+  ContainerResourceMetricSource: { name: '1 string', target: '2 MetricTarget', container: '3 string' },
+  ContainerResourceMetricStatus: { name: '1 string', current: '2 MetricValueStatus', container: '3 string' },
+  CrossVersionObjectReference: { kind: '1 string', name: '2 string', apiVersion: '3 string' },
+  ExternalMetricSource: { metric: '1 MetricIdentifier', target: '2 MetricTarget' },
+  ExternalMetricStatus: { metric: '1 MetricIdentifier', current: '2 MetricValueStatus' },
+  HPAScalingPolicy: { type: '1 string', value: '2 int32', periodSeconds: '3 int32' },
+  HPAScalingRules: { stabilizationWindowSeconds: '3 *int32', selectPolicy: '1 *string', policies: '2 []HPAScalingPolicy', tolerance: '4 *Quantity' },
+  HorizontalPodAutoscaler: { metadata: '1 ObjectMeta', spec: '2 HorizontalPodAutoscalerSpec', status: '3 HorizontalPodAutoscalerStatus' },
+  HorizontalPodAutoscalerBehavior: { scaleUp: '1 *HPAScalingRules', scaleDown: '2 *HPAScalingRules' },
+  HorizontalPodAutoscalerCondition: { type: '1 string', status: '2 string', lastTransitionTime: '3 Time', reason: '4 string', message: '5 string' },
+  HorizontalPodAutoscalerList: { metadata: '1 ListMeta', items: '2 []HorizontalPodAutoscaler' },
+  HorizontalPodAutoscalerSpec: { scaleTargetRef: '1 CrossVersionObjectReference', minReplicas: '2 *int32', maxReplicas: '3 int32', metrics: '4 []MetricSpec', behavior: '5 *HorizontalPodAutoscalerBehavior' },
+  HorizontalPodAutoscalerStatus: { observedGeneration: '1 *int64', lastScaleTime: '2 *Time', currentReplicas: '3 int32', desiredReplicas: '4 int32', currentMetrics: '5 []MetricStatus', conditions: '6 []HorizontalPodAutoscalerCondition' },
+  MetricIdentifier: { name: '1 string', selector: '2 *LabelSelector' },
+  MetricSpec: { type: '1 string', object: '2 *ObjectMetricSource', pods: '3 *PodsMetricSource', resource: '4 *ResourceMetricSource', containerResource: '7 *ContainerResourceMetricSource', external: '5 *ExternalMetricSource' },
+  MetricStatus: { type: '1 string', object: '2 *ObjectMetricStatus', pods: '3 *PodsMetricStatus', resource: '4 *ResourceMetricStatus', containerResource: '7 *ContainerResourceMetricStatus', external: '5 *ExternalMetricStatus' },
+  MetricTarget: { type: '1 string', value: '2 *Quantity', averageValue: '3 *Quantity', averageUtilization: '4 *int32' },
+  MetricValueStatus: { value: '1 *Quantity', averageValue: '2 *Quantity', averageUtilization: '3 *int32' },
+  ObjectMetricSource: { describedObject: '1 CrossVersionObjectReference', target: '2 MetricTarget', metric: '3 MetricIdentifier' },
+  ObjectMetricStatus: { metric: '1 MetricIdentifier', current: '2 MetricValueStatus', describedObject: '3 CrossVersionObjectReference' },
+  PodsMetricSource: { metric: '1 MetricIdentifier', target: '2 MetricTarget' },
+  PodsMetricStatus: { metric: '1 MetricIdentifier', current: '2 MetricValueStatus' },
+  ResourceMetricSource: { name: '1 string', target: '2 MetricTarget' },
+  ResourceMetricStatus: { name: '1 string', current: '2 MetricValueStatus' },
+});
+

@@ -1,0 +1,24 @@
+// Loads every protobuf package description (registration only; parsing is lazy).
+import './util.ts';
+import './admissionregistration.ts';
+import './apiserverinternal.ts';
+import './apps.ts';
+import './authentication.ts';
+import './authorization.ts';
+import './autoscaling.ts';
+import './batch.ts';
+import './certificates.ts';
+import './coordination.ts';
+import './core.ts';
+import './discovery.ts';
+import './events.ts';
+import './flowcontrol.ts';
+import './meta.ts';
+import './networking.ts';
+import './node.ts';
+import './policy.ts';
+import './rbac.ts';
+import './resource.ts';
+import './scheduling.ts';
+import './storage.ts';
+import './storagemigration.ts';

@@ -1,0 +1,113 @@
+/**
+ * How the catalog describes protobuf messages: one compact line per field, the way Kubernetes' Go types carry
+ * `protobuf:"bytes,1,opt,name=metadata"` tags. A package file declares its messages with `definePackage`:
+ *
+ * ```ts
+ * definePackage('core.v1', {
+ *   ConfigMap: {
+ *     metadata: '1 meta.ObjectMeta',
+ *     data: '2 map<string,string>',
+ *     binaryData: '3 map<string,bytes>',
+ *     immutable: '4 *bool',          // '*' = pointer in Go: written only when set, kept when zero
+ *   },
+ *   Volume: { name: '1 string', _inline2: '2 ~VolumeSource' }, // '~' = embedded inline in JSON, nested on the wire
+ * });
+ * ```
+ * Types: string, bytes, bool, int32, int64, double, `[]T` (repeated), `map<K,V>`, or a message name — short names
+ * resolve in the same package first, then in `meta`, `runtime`, `util`; other packages are written qualified.
+ * Non-pointer scalars and nested messages are always written on the wire (as Go's generated marshallers do);
+ * pointers only when present. Field order on the wire is ascending field number.
+ */
+
+export type ScalarType = 'string' | 'bytes' | 'bool' | 'int32' | 'int64' | 'double';
+
+export type ValueType =
+  | { readonly kind: 'scalar'; readonly scalar: ScalarType }
+  | { readonly kind: 'message'; readonly name: string };
+
+export interface FieldSpec {
+  readonly json: string;
+  readonly number: number;
+  readonly type: ValueType;
+  readonly repeated: boolean;
+  /** map<K,V>: `type` is the value type. */
+  readonly mapKey?: ScalarType;
+  readonly pointer: boolean;
+  /** Go struct embedded with `json:",inline"`: its fields sit in the parent's JSON object. */
+  readonly inline: boolean;
+}
+
+/**
+ * Messages with a JSON form of their own (Go types with custom MarshalJSON): the codec converts them by hand.
+ */
+export type SpecialForm = 'time' | 'microtime' | 'duration' | 'quantity' | 'intorstring' | 'rawextension' | 'fieldsv1' | 'json' | 'stringlist';
+
+export interface MessageSpec {
+  readonly fullName: string;
+  readonly fields: readonly FieldSpec[];
+  readonly byNumber: ReadonlyMap<number, FieldSpec>;
+  readonly special?: SpecialForm;
+}
+
+const SCALARS = new Set<string>(['string', 'bytes', 'bool', 'int32', 'int64', 'double']);
+const FALLBACK_PACKAGES = ['meta', 'runtime', 'util'];
+
+type RawPackage = Record<string, Record<string, string>>;
+
+const rawPackages = new Map<string, RawPackage>();
+const specials = new Map<string, SpecialForm>();
+const resolved = new Map<string, MessageSpec>();
+
+/** Registers a package's messages (parsed lazily, on first use). */
+export function definePackage(pkg: string, messages: RawPackage, special: Record<string, SpecialForm> = {}): void {
+  rawPackages.set(pkg, messages);
+  for (const [name, form] of Object.entries(special)) specials.set(`${pkg}.${name}`, form);
+}
+
+export function hasMessage(fullName: string): boolean {
+  const dot = fullName.lastIndexOf('.');
+  return rawPackages.get(fullName.slice(0, dot))?.[fullName.slice(dot + 1)] !== undefined;
+}
+
+function resolveName(pkg: string, name: string): string {
+  if (rawPackages.get(pkg)?.[name]) return `${pkg}.${name}`;
+  for (const p of FALLBACK_PACKAGES) if (rawPackages.get(p)?.[name]) return `${p}.${name}`;
+  if (hasMessage(name)) return name;
+  throw new Error(`protobuf schema: unknown message ${name} referenced from package ${pkg}`);
+}
+
+function parseType(pkg: string, t: string): ValueType {
+  return SCALARS.has(t) ? { kind: 'scalar', scalar: t as ScalarType } : { kind: 'message', name: resolveName(pkg, t) };
+}
+
+function parseField(pkg: string, json: string, line: string): FieldSpec {
+  const m = /^(\d+) (\*)?(~)?(\[\])?(?:map<(\w+),([\w.]+)>|([\w.]+))$/.exec(line.trim());
+  if (!m) throw new Error(`protobuf schema: cannot parse field ${pkg}.${json}: ${JSON.stringify(line)}`);
+  const [, num, ptr, inl, rep, mapK, mapV, plain] = m;
+  if (mapK) {
+    if (!SCALARS.has(mapK)) throw new Error(`protobuf schema: map key must be scalar in ${pkg}.${json}`);
+    return { json, number: Number(num), type: parseType(pkg, mapV!), repeated: false, mapKey: mapK as ScalarType, pointer: false, inline: false };
+  }
+  return { json, number: Number(num), type: parseType(pkg, plain!), repeated: !!rep, pointer: !!ptr, inline: !!inl };
+}
+
+/** The parsed description of a message, e.g. `core.v1.ConfigMap`. Throws when unknown. */
+export function messageSpec(fullName: string): MessageSpec {
+  const hit = resolved.get(fullName);
+  if (hit) return hit;
+  const dot = fullName.lastIndexOf('.');
+  const pkg = fullName.slice(0, dot);
+  const raw = rawPackages.get(pkg)?.[fullName.slice(dot + 1)];
+  if (!raw) throw new Error(`protobuf schema: unknown message ${fullName}`);
+  const fields = Object.entries(raw).map(([json, line]) => parseField(pkg, json, line)).sort((a, b) => a.number - b.number);
+  const spec: MessageSpec = { fullName, fields, byNumber: new Map(fields.map((f) => [f.number, f])), special: specials.get(fullName) };
+  resolved.set(fullName, spec);
+  return spec;
+}
+
+/** Every registered message's full name (for tests that check all references resolve). */
+export function allMessageNames(): string[] {
+  const out: string[] = [];
+  for (const [pkg, msgs] of rawPackages) for (const name of Object.keys(msgs)) out.push(`${pkg}.${name}`);
+  return out;
+}
