@@ -245,7 +245,8 @@ export class Cacher implements ObjectReader {
   private async startWatch(prefix: string, opts: ObjectWatchOptions, sink: ObjectWatchSink, start: WatchStart): Promise<void> {
     await this.whenReady();
     const from = opts.fromRevision;
-    const initial = from === undefined || from === 0 || opts.sendInitialEvents === true;
+    // kube-apiserver: state first for rv unset or "0", unless sendInitialEvents=false says otherwise.
+    const initial = opts.sendInitialEvents ?? (from === undefined || from === 0);
     if (from === undefined) {
       // rv unset: state as of now. If the cache cannot confirm it in time it serves what it has; the
       // changes it is missing are already on their way and follow as events, so nothing is lost.
@@ -270,15 +271,17 @@ export class Cacher implements ObjectReader {
       backlog = [];
       for (const o of this.cache.objects.slice(prefix)) if (!pred || pred.matches(o.attrs)) backlog.push(objectEvent('ADDED', o));
       if (opts.sendInitialEvents) backlog.push(bookmarkEvent(this.cache.rev, true));
-    } else if (from! > this.cache.rev) {
+    } else if (from === undefined || from === 0) {
+      backlog = []; // sendInitialEvents=false: changes from now on only
+    } else if (from > this.cache.rev) {
       // The store has `from` but the cache has not confirmed it yet: start ahead, skip what it already saw.
       backlog = [];
-      minRevision = from!;
+      minRevision = from;
     } else {
       const oldest = this.cache.window.startRevision;
-      if (from! < oldest) throw new TooOldResourceVersionError(from!, oldest);
+      if (from < oldest) throw new TooOldResourceVersionError(from, oldest);
       backlog = [];
-      for (const we of this.cache.window.since(from!)) {
+      for (const we of this.cache.window.since(from)) {
         const ev = we.object.key.startsWith(prefix) ? classify(we, pred) : undefined;
         if (ev) backlog.push(ev);
       }

@@ -81,7 +81,7 @@ export class DirectReader implements ObjectReader {
   private async startWatch(prefix: string, opts: ObjectWatchOptions, sink: ObjectWatchSink, state: { disposed: boolean; handle?: WatchHandle }): Promise<void> {
     const pred = opts.predicate && !opts.predicate.empty ? opts.predicate : undefined;
     const from = opts.fromRevision;
-    const initial = from === undefined || from === 0 || opts.sendInitialEvents === true;
+    const initial = opts.sendInitialEvents ?? (from === undefined || from === 0);
     let startRev = from ?? 0;
     let closed = false;
     const close = (err?: Error): void => {
@@ -106,6 +106,8 @@ export class DirectReader implements ObjectReader {
       startRev = all.revision;
       for (const o of all.items) send(objectEvent('ADDED', o));
       if (opts.sendInitialEvents) send(bookmarkEvent(startRev, true));
+    } else if (!startRev) {
+      startRev = await this.store.currentRevision(); // sendInitialEvents=false: changes from now on only
     }
     if (closed || state.disposed) return;
     const interval = this.opts.bookmarkIntervalMs ?? 60_000;

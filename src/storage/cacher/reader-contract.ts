@@ -176,5 +176,22 @@ export function runReaderContract(label: string, make: (store: Store) => Promise
         w.dispose();
       }
     });
+    void it('sendInitialEvents=false with rv unset: no state, only later changes', async () => {
+      const sink = new RecordingSink();
+      const w = r.watch(`${PREFIX}b/`, { sendInitialEvents: false }, sink);
+      try {
+        // Registration is asynchronous: keep writing until the watch shows a change, then check no state came.
+        let rev = 0;
+        for (let i = 0; i < 200 && sink.events.length === 0; i++) {
+          rev = await putPod(store, 'b', 'sie', { i: String(i) });
+          await new Promise((res) => setTimeout(res, 5));
+        }
+        await until(() => sink.events.some((e) => e.revision === rev), 5000, 'latest change');
+        assert.ok(sink.events.every((e) => e.object?.object.metadata.name === 'sie'));
+        await deletePod(store, 'b', 'sie');
+      } finally {
+        w.dispose();
+      }
+    });
   });
 }
