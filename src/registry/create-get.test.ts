@@ -93,7 +93,10 @@ void describe('create and get', () => {
     const term = await statusOf(cms().create(sys('gone'), cm('n1'), {}));
     assert.equal(term.code, 403);
     assert.equal(term.message, 'configmaps "n1" is forbidden: unable to create new content in namespace gone because it is being terminated');
-    assert.equal(term.details!.causes![0]!.reason, 'NamespaceTerminating');
+    assert.deepEqual(term.details!.causes, [{ reason: 'NamespaceTerminating', message: 'namespace gone is being terminated', field: 'metadata.namespace' }]);
+    // Admission runs before name generation and validation: a generateName names the object, bad names do not matter.
+    const gen = await statusOf(cms().create(sys('gone'), { metadata: { generateName: 'Bad_' } }, {}));
+    assert.equal(gen.message, 'configmaps "Bad_" is forbidden: unable to create new content in namespace gone because it is being terminated');
   });
 
   void it('cluster-scoped kinds drop a namespace and use path-segment names', async () => {

@@ -1,7 +1,8 @@
 /**
  * CREATE (POST, and PUT of a missing object when the kind allows it). Steps in kube-apiserver's order:
- * system fields (uid, creationTimestamp, generated name) → BeforeCreate (namespace match, strategy prepare,
- * validation, warnings, canonicalize) → NamespaceLifecycle (namespace exists, not terminating) → storage.
+ * NamespaceLifecycle admission (namespace exists, not terminating) → system fields (uid, creationTimestamp,
+ * generated name) → BeforeCreate (namespace match, strategy prepare,
+ * validation, warnings, canonicalize) → storage.
  * A generated name that collides is retried with a new one (RetryGenerateName: up to 8 attempts).
  */
 import type { KObject, StrategyContext } from '../api/types.ts';
@@ -82,19 +83,22 @@ export function managedScope(core: StoreCore, ctx: OpContext, requested: KObject
   return set;
 }
 
-/** NamespaceLifecycle admission for creates of namespaced objects. */
+/**
+ * NamespaceLifecycle admission for creates of namespaced objects. It is a mutating admission plugin in kube, so
+ * it runs before name generation and validation: the object is named by its name, else its generateName, else
+ * `Unknown`. A namespace counts as terminating by its phase.
+ */
 export async function checkNamespaceForCreate(core: StoreCore, ctx: OpContext, obj: KObject): Promise<void> {
   if (!core.def.namespaced || !core.namespaces) return;
-  const nsName = obj.metadata.namespace ?? '';
+  const nsName = ctx.namespace;
   if (!nsName) return;
   const ns = await core.namespaces(nsName);
   if (!ns) throw errors.notFound({ kind: 'namespaces', name: nsName });
   const phase = (ns['status'] as { phase?: string } | undefined)?.phase;
-  if (ns.metadata.deletionTimestamp || phase === 'Terminating') {
-    const message = `unable to create new content in namespace ${nsName} because it is being terminated`;
-    const q = core.resource(obj.metadata.name ?? '');
-    const err = errors.forbidden(q, message);
-    err.details!.causes = [{ reason: 'NamespaceTerminating', message, field: 'metadata.namespace' }];
+  if (phase === 'Terminating') {
+    const name = obj.metadata?.name || obj.metadata?.generateName || 'Unknown';
+    const err = errors.forbidden(core.resource(name), `unable to create new content in namespace ${nsName} because it is being terminated`);
+    err.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${nsName} is being terminated`, field: 'metadata.namespace' }];
     throw err;
   }
 }
@@ -133,10 +137,10 @@ export async function createObject(core: StoreCore, ctx: OpContext, input: KObje
   const generated = !!input.metadata?.generateName && !input.metadata?.name;
   const attempts = generated ? MAX_NAME_GENERATION_ATTEMPTS : 1;
   let lastError: StatusError | undefined;
+  await checkNamespaceForCreate(core, ctx, input);
   for (let i = 0; i < attempts; i++) {
     const now = core.now();
     const obj = prepareCreate(core, ctx, input, now);
-    await checkNamespaceForCreate(core, ctx, obj);
     if (!ctx.dryRun && input.metadata?.resourceVersion) {
       // etcd3 store's ErrResourceVersionSetOnCreate, which kube answers as a bare 500.
       throw new StatusError(500, '', 'resourceVersion should not be set on objects to be created');

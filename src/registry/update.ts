@@ -120,8 +120,8 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
       const desired = await produce(undefined);
       const input = clone(desired);
       if (input.metadata) delete input.metadata.resourceVersion;
+      await checkNamespaceForCreate(core, ctx, input);
       const obj = prepareCreate(core, ctx, input, now);
-      await checkNamespaceForCreate(core, ctx, obj);
       const res = await writeCreate(core, ctx, obj);
       if (res.ok) return { object: res.object, created: true };
       // Someone created it meanwhile: update that one instead.
