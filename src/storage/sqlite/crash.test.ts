@@ -46,7 +46,8 @@ function runAndKill(round: number, acked: Acked): Promise<void> {
       }
     });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': only then has every line the child wrote to the pipe been read.
+    child.on('close', (code, signal) => {
       clearTimeout(guard);
       if (killTimer) clearTimeout(killTimer);
       if (signal === 'SIGKILL') resolve();

@@ -5,6 +5,8 @@
  */
 
 export interface WorkerInit {
+  /** The module worker-entry.mjs loads, relative to this directory. */
+  readonly module: string;
   readonly path: string;
   /** Test hook: cap the database size (SQLite `max_page_count`) to simulate a full disk. */
   readonly maxPageCount?: number;

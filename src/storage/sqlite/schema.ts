@@ -24,6 +24,8 @@ export function configureWriter(db: Database.Database, maxPageCount?: number): v
   db.pragma('journal_size_limit = 67108864');
   db.pragma('busy_timeout = 5000');
   db.pragma('cache_size = -32768');
+  // The checkpointer thread keeps the WAL short; this only triggers if it falls far behind (≈ 80 MB).
+  db.pragma('wal_autocheckpoint = 20000');
   if (maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPageCount)}`);
   db.exec(`
     CREATE TABLE IF NOT EXISTS log (

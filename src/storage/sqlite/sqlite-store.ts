@@ -36,6 +36,7 @@ import {
 import { checkRevisionOption, checkWrite, RetentionClock, unrefInterval } from '../memory/backend-support.ts';
 import { WatchHub } from '../memory/watch-hub.ts';
 import type { FromWorker, OpResult, StoredKv, ToWorker, WorkerInit, WriteOp } from './protocol.ts';
+import type { CheckpointerInit } from './checkpointer.ts';
 import { SqliteReader } from './reader.ts';
 
 export interface SqliteStoreOptions {
@@ -55,11 +56,14 @@ export interface SqliteStoreOptions {
   readonly maxBatchOps?: number;
   /** Test hook: cap the database size (SQLite max_page_count) to simulate a full disk. */
   readonly maxPageCount?: number;
+  /** How often the checkpointer thread copies the WAL into the database. Default 200 ms. */
+  readonly checkpointIntervalMs?: number;
 }
 
 /** Most value bytes per batch: keeps one commit's latency and memory bounded. */
 const MAX_BATCH_BYTES = 32 * 1024 * 1024;
 const EMPTY = new Uint8Array(0);
+const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
 
 interface Pending {
   readonly op: WriteOp;
@@ -90,6 +94,7 @@ export class SqliteStore implements Store {
     private readonly worker: Worker,
     private readonly reader: SqliteReader,
     revision: number,
+    private readonly checkpointer: Worker | undefined,
   ) {
     this.keyPrefix = opts.keyPrefix ?? '';
     this.hub = new WatchHub({
@@ -115,8 +120,8 @@ export class SqliteStore implements Store {
   /** Starts the writer, waits until the schema is ready, then opens the main-thread reader. */
   static async open(opts: SqliteStoreOptions): Promise<SqliteStore> {
     mkdirSync(dirname(opts.path), { recursive: true });
-    const init: WorkerInit = { path: opts.path, maxPageCount: opts.maxPageCount };
-    const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: init });
+    const init: WorkerInit = { module: './worker.ts', path: opts.path, maxPageCount: opts.maxPageCount };
+    const worker = new Worker(ENTRY, { workerData: init });
     const ready = await new Promise<{ revision: number }>((resolve, reject) => {
       const onError = (err: Error): void => reject(new StorageUnavailableError(`cannot open ${opts.path}: ${err.message}`));
       worker.once('error', onError);
@@ -136,7 +141,8 @@ export class SqliteStore implements Store {
       await worker.terminate();
       throw new StorageUnavailableError(`cannot open ${opts.path} for reading: ${(err as Error).message}`);
     }
-    return new SqliteStore(opts, worker, reader, ready.revision);
+    const checkpointer = await startCheckpointer(opts.path, opts.checkpointIntervalMs ?? 200);
+    return new SqliteStore(opts, worker, reader, ready.revision, checkpointer);
   }
 
   // ---- reads ----
@@ -218,6 +224,7 @@ export class SqliteStore implements Store {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
     if (this.inFlight || this.queue.length > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    await stopCheckpointer(this.checkpointer);
     if (!this.broken) {
       await this.control({ type: 'close', id: this.nextId++ }).catch(() => {});
       await this.worker.terminate();
@@ -362,6 +369,27 @@ export class SqliteStore implements Store {
     // An ordinary guarded delete, as etcd does when a lease runs out: a key updated meanwhile is left alone.
     for (const e of expired) this.delete(e.key, { expectedModRevision: e.rev }).catch(() => {});
   }
+}
+
+/** Starts the WAL checkpointer thread; without it the writer's own (rare) automatic checkpoint still bounds the WAL. */
+async function startCheckpointer(path: string, intervalMs: number): Promise<Worker | undefined> {
+  const init: CheckpointerInit = { module: './checkpointer.ts', path, intervalMs };
+  const w = new Worker(ENTRY, { workerData: init });
+  w.on('error', () => {}); // a failed checkpointer only costs the writer an occasional inline checkpoint
+  const ok = await new Promise<boolean>((resolve) => {
+    w.once('message', () => resolve(true));
+    w.once('exit', () => resolve(false));
+  });
+  return ok ? w : undefined;
+}
+
+async function stopCheckpointer(w: Worker | undefined): Promise<void> {
+  if (!w) return;
+  await new Promise<void>((resolve) => {
+    w.once('exit', () => resolve());
+    w.postMessage({ type: 'stop' });
+    setTimeout(() => void w.terminate(), 5000).unref();
+  });
 }
 
 function kvOf(key: string, s: StoredKv): KeyValue {
