@@ -104,6 +104,12 @@ export interface ObjectWatchSink {
 
 export interface ObjectWatch {
   dispose(): void;
+  /**
+   * After `sink.onEvent` returned false (backed up), call when the sink can take events again (e.g. on the
+   * response's 'drain'). Until then the reader queues live events, and closes the watch when its bound is hit.
+   * Optional: readers without buffering (DirectReader) never pause.
+   */
+  resume?(): void;
 }
 
 export interface ObjectReader {
