@@ -40,8 +40,10 @@ lst = v1.list_namespaced_config_map(ns, label_selector="from=python")
 out["listed"] = [i.metadata.name for i in lst.items]
 out["list_rv"] = lst.metadata.resource_version
 
-# Change, then delete; a watch from the list's resourceVersion replays both changes in order.
-v1.patch_namespaced_config_map("py-cm", ns, {"data": {"k": "v2"}})
+# Change (PUT: the client's default PATCH type is strategic merge, a later issue), then delete; a watch from the list's resourceVersion replays both changes in order.
+cur = v1.read_namespaced_config_map("py-cm", ns)
+cur.data = {"k": "v2"}
+v1.replace_namespaced_config_map("py-cm", ns, cur)
 v1.delete_namespaced_config_map("py-cm", ns)
 w = watch.Watch()
 events = []
