@@ -221,6 +221,8 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
   const options: ServerOptions = {
     port: v.get('secure-port') as number,
     bindAddress: str('bind-address') || '127.0.0.1',
+    advertiseAddress: opt('advertise-address'),
+    storeHealthTimeoutMs: v.get('etcd-healthcheck-timeout') as number,
     dataDir: str('data-dir') || './keelson-data',
     storage,
     etcdServers,

@@ -12,6 +12,10 @@ export interface ServerOptions {
   port?: number;
   /** `--bind-address`, default 127.0.0.1. */
   bindAddress?: string;
+  /** `--advertise-address`: where the `kubernetes` Service points (default: the bind address, loopback for wildcards). */
+  advertiseAddress?: string;
+  /** `--etcd-healthcheck-timeout` in ms (default 2s): how long the `etcd` health check waits for the store. */
+  storeHealthTimeoutMs?: number;
   /** `--data-dir`: certificates, kubeconfig and the sqlite store live here. Unset = nothing on disk. */
   dataDir?: string;
   /** `--storage`; default sqlite with a data dir, memory without, etcd when etcdServers are given. */
@@ -58,6 +62,8 @@ export interface ServerOptions {
 export interface ResolvedOptions {
   port: number;
   bindAddress: string;
+  advertiseAddress: string;
+  storeHealthTimeoutMs: number;
   dataDir: string | undefined;
   storage: StorageKind;
   etcdServers: string[];
@@ -113,9 +119,12 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     if (!Number.isFinite(n) || n < 0) throw new OptionsError(`${name} must be non-negative, got ${n}`);
     return n;
   };
+  const bindAddress = o.bindAddress ?? '127.0.0.1';
   return {
     port,
-    bindAddress: o.bindAddress ?? '127.0.0.1',
+    bindAddress,
+    advertiseAddress: o.advertiseAddress || (bindAddress === '0.0.0.0' || bindAddress === '' ? '127.0.0.1' : bindAddress === '::' ? '::1' : bindAddress),
+    storeHealthTimeoutMs: nonNegative('--etcd-healthcheck-timeout', o.storeHealthTimeoutMs, 2000),
     dataDir,
     storage,
     etcdServers,

@@ -54,7 +54,9 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
   let shuttingDown = false;
   const metrics = new Metrics();
   const startedAt = Date.now();
-  const checks = standardChecks({ hooks, pingStore: c.pingStore, informersSynced: c.informersSynced, isShuttingDown: () => shuttingDown });
+  const checks = standardChecks({
+    hooks, pingStore: c.pingStore, informersSynced: c.informersSynced, isShuttingDown: () => shuttingDown, storeTimeoutMs: o.storeHealthTimeoutMs,
+  });
   const authenticator = await buildAuthenticator({
     clientCaPems: c.pki.clientCaPems, tokenAuthFile: o.tokenAuthFile, anonymous: o.anonymousAuth, tokens: c.tokenAuthenticators,
   });

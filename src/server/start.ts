@@ -52,6 +52,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   try {
     const pki = await ensurePki({
       dataDir: o.dataDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
+      extraSans: [o.advertiseAddress],
     });
     const store = await openStore({
       kind: o.storage, dataDir: o.dataDir, etcdServers: o.etcdServers, etcdPrefix: o.etcdPrefix,
@@ -79,8 +80,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     cleanups.push(() => server.shutdown());
 
     if (o.controllers) {
-      const host = o.bindAddress === '0.0.0.0' || o.bindAddress === '::' ? '127.0.0.1' : o.bindAddress;
-      const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, apiServer: { host, port: server.port }, log: o.log });
+      const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, apiServer: { host: o.advertiseAddress, port: server.port }, log: o.log });
       // Controllers stop after the listener closed (registered later = unwound earlier, so insert before it).
       cleanups.splice(cleanups.length - 1, 0, () => controllers.stop());
     }
