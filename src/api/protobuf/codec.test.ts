@@ -48,7 +48,7 @@ describe('protobuf codec errors', () => {
     assert.throws(() => decodeEnvelope(Buffer.from('{"kind":"x"}')), ProtobufDecodeError);
   });
   it('rejects a field number the schema does not know instead of dropping it', () => {
-    const pb = encodeProtobuf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } } as { apiVersion: string; kind: string });
+    const pb = encodeProtobuf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } });
     // Append field 99 (varint) to the raw object: patch the envelope by re-encoding by hand.
     const env = decodeEnvelope(pb);
     const raw = Buffer.concat([Buffer.from(env.raw), Buffer.from([0x98, 0x06, 0x01])]);
@@ -57,7 +57,7 @@ describe('protobuf codec errors', () => {
     assert.throws(() => decodeProtobuf(bad), /field number 99 is not known in core\.v1\.ConfigMap/);
   });
   it('rejects truncated input', () => {
-    const pb = encodeProtobuf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'abc' }, data: { a: 'b' } } as { apiVersion: string; kind: string });
+    const pb = encodeProtobuf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'abc' }, data: { a: 'b' } });
     assert.throws(() => decodeProtobuf(pb.subarray(0, pb.length - 8)), ProtobufDecodeError);
   });
 });

@@ -311,7 +311,7 @@ function unknownEnvelope(apiVersion: string, kind: string, raw: Uint8Array): Buf
 }
 
 /** Encodes an object (or list) with its envelope. Throws when its kind has no protobuf schema. */
-export function encodeProtobuf(obj: { apiVersion?: string; kind?: string }): Buffer {
+export function encodeProtobuf(obj: { apiVersion?: string; kind?: string; [field: string]: unknown }): Buffer {
   const { apiVersion = '', kind = '' } = obj;
   const spec = protobufMessageFor(apiVersion, kind);
   if (!spec) throw new Error(`no protobuf schema for ${apiVersion}, Kind=${kind}`);
