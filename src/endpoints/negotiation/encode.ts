@@ -19,7 +19,9 @@ import type { ServedType } from './accept.ts';
 
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 /** Size of the batches handed to the socket when streaming chunk lists. */
-const WRITE_BATCH_BYTES = 64 * 1024;
+const WRITE_BATCH_BYTES = 1024 * 1024;
+/** Unsent bytes a response may queue before the writer waits for the socket to drain. */
+const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
 export function encodeJson(value: unknown, pretty: boolean): Buffer {
   return Buffer.from(pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`);
@@ -176,8 +178,9 @@ export async function writeChunks(ctx: RequestContext, code: number, contentType
     const buf = batch.length === 1 ? (batch[0] as Uint8Array) : Buffer.concat(batch, batchBytes);
     batch = [];
     batchBytes = 0;
-    const ok = (res as unknown as NodeJS.WritableStream).write(buf);
-    if (!ok) await drain(ctx);
+    const w = res as unknown as NodeJS.WritableStream & { writableLength: number };
+    // Waiting for 'drain' after every batch costs a round trip each; only a real backlog is worth it.
+    if (!w.write(buf) && w.writableLength > MAX_QUEUED_BYTES) await drain(ctx);
   };
   for (const c of chunks) {
     if (ctx.signal.aborted) break;
