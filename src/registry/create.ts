@@ -8,6 +8,7 @@
 import type { KObject, StrategyContext } from '../api/types.ts';
 import { errors, StatusError, type FieldError } from '../endpoints/status.ts';
 import type { OpContext } from './rest.ts';
+import { canonicalObject } from './codec.ts';
 import { fieldSetOf, recordWrite, type FieldSet } from './managed-fields.ts';
 import { clone, generateName, newUid, rfc3339 } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
@@ -108,6 +109,11 @@ function ttlFor(core: StoreCore): number | undefined {
   return core.def.storagePrefix === '/registry/events/' ? 3600 : undefined;
 }
 
+/** The written object as readers will see it: kube's field order, resourceVersion from the write (none for 0). */
+export function withRevision(obj: KObject, modRevision: number): KObject {
+  return canonicalObject(obj, modRevision > 0 ? String(modRevision) : undefined);
+}
+
 /** Writes a prepared object; AlreadyExists (with kube's message variants) when the key is taken. */
 export async function writeCreate(core: StoreCore, ctx: OpContext, obj: KObject): Promise<{ ok: true; object: KObject } | { ok: false; error: StatusError }> {
   const name = obj.metadata.name!;
@@ -119,7 +125,8 @@ export async function writeCreate(core: StoreCore, ctx: OpContext, obj: KObject)
   } catch (e) {
     throw toStatusError(e, { op: 'create', resource: core.def.resource, group: core.def.group });
   }
-  if (res.succeeded) return { ok: true, object: core.decode(res.kv) };
+  // The object we wrote is the stored object: no need to parse it back (the watch cache does that once).
+  if (res.succeeded) return { ok: true, object: withRevision(obj, res.kv.modRevision) };
   let error = errors.alreadyExists(core.resource(name));
   if (obj.metadata.generateName) {
     const q = core.resource(name);

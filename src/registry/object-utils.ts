@@ -24,9 +24,16 @@ export function generateName(base: string): string {
   return trimmed + suffix;
 }
 
-/** Deep copy of a (possibly frozen) JSON object. */
+/** Deep copy of a (possibly frozen) JSON value; `undefined` members are dropped. Much faster than structuredClone. */
 export function clone<T>(v: T): T {
-  return structuredClone(v);
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(clone) as T;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined) out[k] = clone(x);
+  }
+  return out as T;
 }
 
 /** Structural equality of JSON values; key order does not matter, `undefined` members count as absent. */

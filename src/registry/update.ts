@@ -16,7 +16,7 @@ import type { KObject } from '../api/types.ts';
 import { errors, type FieldError } from '../endpoints/status.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { OpContext, UpdateFn } from './rest.ts';
-import { checkNamespaceForCreate, ensureNamespace, managedScope, prepareCreate, strategyContext, writeCreate } from './create.ts';
+import { checkNamespaceForCreate, ensureNamespace, managedScope, prepareCreate, strategyContext, withRevision, writeCreate } from './create.ts';
 import { recordWrite } from './managed-fields.ts';
 import { clone, comparable, jsonEqual, rfc3339, specPart } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
@@ -133,9 +133,9 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
       continue;
     }
     const existing = core.decode(kv);
-    const desired = await produce(clone(existing));
-    const input = clone(desired);
-    if (!input.metadata || typeof input.metadata !== 'object') input.metadata = {};
+    // `produce` gets its own copy; what it returns is copied again by prepareUpdate before any change.
+    const input = { ...(await produce(clone(existing))) };
+    input.metadata = input.metadata && typeof input.metadata === 'object' ? { ...input.metadata } : {};
     const givenRv = input.metadata.resourceVersion ?? '';
     if (givenRv === '') {
       if (opts.requireResourceVersion && !core.strategy.allowUnconditionalUpdate) throw missingResourceVersion(core, name);
@@ -167,7 +167,7 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     } catch (e) {
       throw toStatusError(e, site);
     }
-    if (res.succeeded) return { object: core.decode(res.kv), created: false };
+    if (res.succeeded) return { object: withRevision(obj, res.kv.modRevision), created: false };
     kv = res.current; // undefined: deleted meanwhile → 404, or created anew when allowed
 
   }
