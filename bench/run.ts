@@ -24,6 +24,7 @@ const NS = 'bench';
 
 interface Row { metric: string; target: string; result: string; pass: boolean | undefined }
 const rows: Row[] = [];
+const startLoad = os.loadavg();
 function record(metric: string, target: string, result: string, pass?: boolean): void {
   rows.push({ metric, target, result, pass });
   process.stderr.write(`${metric}: ${result}${pass === undefined ? '' : pass ? ' (meets target)' : ' (MISSES target)'}\n`);
@@ -126,7 +127,8 @@ async function main(): Promise<void> {
       if (i === 0) {
         const parsed = JSON.parse(r.raw.toString());
         listRv = parsed.metadata.resourceVersion;
-        if (parsed.items.length !== OBJECTS) throw new Error(`LIST returned ${parsed.items.length} items, expected ${OBJECTS}`);
+        const ours = parsed.items.filter((i: { metadata: { name: string } }) => i.metadata.name.startsWith('cm-')).length;
+        if (ours !== OBJECTS) throw new Error(`LIST returned ${ours} of our ConfigMaps, expected ${OBJECTS}`);
       }
     }
     times.sort((a, b) => a - b);
@@ -172,7 +174,8 @@ function writeSection(md: string): void {
     '',
     `Measured by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slice(0, 10)}: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, Node ${process.version}, ` +
       'keelson as a child process (`node bin/keelson.mjs`, sqlite store in a temp dir), the load generator in the bench process on the same cores. ' +
-      'Ready = process spawn → first `/readyz` 200. The GET baseline is a bare `node:https` server in its own process answering the same bytes to the same client.',
+      'Ready = process spawn → first `/readyz` 200. The GET baseline is a bare `node:https` server in its own process answering the same bytes to the same client. ' +
+      `Load average when the run started: ${startLoad.map((l) => l.toFixed(1)).join(', ')} (other work on the machine skews every figure; compare with the baseline ratio).`,
     '',
     md,
     '',
