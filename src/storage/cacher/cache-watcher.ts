@@ -7,8 +7,10 @@
  * or while the sink is backed up, and that queue is bounded by `maxBuffer`: overflowing it closes the watch
  * with `WatcherTooSlowError` (the client re-watches from its last revision, as with kube-apiserver).
  *
- * Backpressure: `sink.onEvent` returning false pauses delivery until `resume()` (the HTTP layer calls it on
- * the response's 'drain'). Nothing is delivered after `close()`/`dispose()`.
+ * Backpressure: `sink.onEvent` returning false pauses delivery until `resume()` (the HTTP layer may call it on
+ * the response's 'drain') or, for sinks that never call it, until a retry after `retryMs` tries the next
+ * event (a sink that is still full says false again; one that drained takes the whole queue). Nothing is
+ * delivered after `close()`/`dispose()`, and the retry timer dies with the watcher.
  */
 import { WatcherTooSlowError } from './errors.ts';
 import type { ObjectEvent, ObjectWatchSink, SelectionPredicate } from './types.ts';
@@ -22,6 +24,8 @@ export interface CacheWatcherOptions {
   readonly minRevision: number;
   /** Called once when the watcher ends for any reason, so the cache forgets it. */
   readonly onEnd: (w: CacheWatcher) => void;
+  /** Retry delay after the sink said false, when nobody calls `resume()`. Default 50 ms. */
+  readonly retryMs?: number;
 }
 
 export class CacheWatcher {
@@ -35,6 +39,7 @@ export class CacheWatcher {
   private queue: ObjectEvent[] = [];
   private queuePos = 0;
   private paused = false;
+  private retryTimer: NodeJS.Timeout | undefined;
   private delivering = false;
   private ended = false;
 
@@ -82,6 +87,8 @@ export class CacheWatcher {
   /** The sink can take events again. */
   resume(): void {
     if (this.ended) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     this.paused = false;
     this.flush();
   }
@@ -104,6 +111,8 @@ export class CacheWatcher {
 
   private end(): void {
     this.ended = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     this.backlog = [];
     this.queue = [];
     this.queuePos = 0;
@@ -148,6 +157,13 @@ export class CacheWatcher {
       return;
     }
     if (ev.revision > this.lastRevision) this.lastRevision = ev.revision;
-    if (ok === false) this.paused = true;
+    if (ok === false && !this.ended) {
+      this.paused = true;
+      this.retryTimer ??= setTimeout(() => {
+        this.retryTimer = undefined;
+        this.resume();
+      }, this.opts.retryMs ?? 50);
+      this.retryTimer.unref();
+    }
   }
 }

@@ -173,7 +173,7 @@ void describe('Cacher: watches', () => {
   });
 
   void it('a watcher that stays backed up is closed as too slow; others keep going', async () => {
-    const { store, cache } = await setup({ maxWatcherBuffer: 3 });
+    const { store, cache } = await setup({ maxWatcherBuffer: 3, watcherRetryMs: 60_000 });
     const slow = await watchNow(cache);
     const fast = await watchNow(cache);
     slow.sink.accept = () => false;
@@ -188,7 +188,7 @@ void describe('Cacher: watches', () => {
   });
 
   void it('resume() after backpressure delivers the queued events in order', async () => {
-    const { store, cache } = await setup({ maxWatcherBuffer: 10 });
+    const { store, cache } = await setup({ maxWatcherBuffer: 10, watcherRetryMs: 60_000 });
     const w = await watchNow(cache);
     let open = false;
     w.sink.accept = () => open;
@@ -199,6 +199,20 @@ void describe('Cacher: watches', () => {
     open = true;
     w.resume();
     assert.deepEqual(w.sink.events.map((e) => e.revision), revs);
+    w.dispose();
+  });
+
+  void it('a sink that never calls resume() is retried and drains once it accepts again', async () => {
+    const { store, cache } = await setup({ maxWatcherBuffer: 100, watcherRetryMs: 5 });
+    const w = await watchNow(cache);
+    let open = false;
+    w.sink.accept = () => open;
+    const revs: number[] = [];
+    for (let i = 0; i < 5; i++) revs.push(await putPod(store, 'a', `r${i}`));
+    open = true;
+    await until(() => w.sink.events.length === 5, 5000, 'retried delivery');
+    assert.deepEqual(w.sink.events.map((e) => e.revision), revs);
+    assert.equal(w.sink.closed, false);
     w.dispose();
   });
 

@@ -63,6 +63,8 @@ export interface CacherOptions {
   readonly maxWindowEvents?: number;
   /** Live events a watcher may have queued before it is closed as too slow. Default 1,000. */
   readonly maxWatcherBuffer?: number;
+  /** After a sink said false and nobody called `resume()`, retry delivery this often. Default 50 ms. */
+  readonly watcherRetryMs?: number;
   /** Periodic BOOKMARK interval for watchers that asked for bookmarks. Default 60 s. */
   readonly bookmarkIntervalMs?: number;
   /** Longest wait for a revision the store has not reached (then FutureRevisionError). Default 3 s. */
@@ -288,7 +290,7 @@ export class Cacher implements ObjectReader {
     }
     const w = new CacheWatcher({
       sink, predicate: pred, bookmarks: opts.bookmarks === true, minRevision,
-      maxBuffer: this.opts.maxWatcherBuffer ?? 1000,
+      maxBuffer: this.opts.maxWatcherBuffer ?? 1000, retryMs: this.opts.watcherRetryMs ?? 50,
       onEnd: (x) => this.watchers.delete(x),
     });
     this.watchers.set(w, prefix === this.prefix ? '' : prefix);
