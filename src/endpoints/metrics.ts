@@ -7,6 +7,7 @@ import type { Endpoint, RequestInfo } from '../server/context.ts';
 import { respondBytes } from './respond.ts';
 
 function esc(v: string): string {
+  if (!/[\\\n"]/.test(v)) return v;
   return v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 }
 

@@ -268,6 +268,22 @@ void test('readiness follows post-start hooks; shutdown fails readyz, ends watch
   await assert.rejects(h1(s, 'GET', '/readyz'));
 });
 
+void test('a client that goes away aborts its request\'s signal (the watch handler returns)', async () => {
+  const s = await start();
+  const session = http2.connect(s.url, { ca: pki.caPem, cert: pki.adminCertPem, key: pki.adminKeyPem });
+  session.on('error', () => {});
+  try {
+    const r = session.request({ ':path': '/api/v1/configmaps?watch=1' });
+    r.on('error', () => {});
+    await new Promise<void>((resolve) => r.once('response', () => resolve()));
+    assert.equal(s.listener.inFlight(), 1);
+    r.close(http2.constants.NGHTTP2_CANCEL);
+    while (s.listener.inFlight() > 0) await new Promise((res) => setImmediate(res));
+  } finally {
+    session.destroy();
+  }
+});
+
 void test('metrics count requests by kube labels', async () => {
   const s = await start();
   await h2get(s, '/api/v1/namespaces/default/pods/p1');
