@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
@@ -23,35 +23,33 @@ interface Acked {
   maxRevision: number;
 }
 
-/** Runs the writer until it has acknowledged writes for ~1 s (bounded), then SIGKILLs it. */
+/** Runs the writer for ~1 s after it is ready (bounded), SIGKILLs it, then reads its acknowledgements. */
 function runAndKill(round: number, acked: Acked): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, path, String(round)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let buf = '';
+  const ackFile = join(dir, `acks-${round}.txt`);
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', writer, path, String(round), ackFile], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let killTimer: NodeJS.Timeout | undefined;
     const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
-      buf += chunk;
-      const lines = buf.split('\n');
-      buf = lines.pop()!;
-      for (const line of lines) {
-        const [kind, a, b, c] = line.split(' ');
-        if (kind === 'ready') killTimer ??= setTimeout(() => child.kill('SIGKILL'), 1000);
-        else if (kind === 'create') acked.creates.set(a!, { revision: Number(b), length: Number(c) });
-        else if (kind === 'counter') acked.counter = Math.max(acked.counter, Number(a));
-        const rev = kind === 'create' ? Number(b) : kind === 'counter' ? Number(b) : 0;
-        acked.maxRevision = Math.max(acked.maxRevision, rev);
-      }
+      if (chunk.includes('ready')) killTimer ??= setTimeout(() => child.kill('SIGKILL'), 1000);
     });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    // 'close', not 'exit': only then has every line the child wrote to the pipe been read.
     child.on('close', (code, signal) => {
       clearTimeout(guard);
       if (killTimer) clearTimeout(killTimer);
-      if (signal === 'SIGKILL') resolve();
-      else reject(new Error(`writer exited on its own (code ${code}): ${stderr}`));
+      if (signal !== 'SIGKILL') {
+        reject(new Error(`writer exited on its own (code ${code}): ${stderr}`));
+        return;
+      }
+      for (const line of readFileSync(ackFile, 'utf8').split('\n')) {
+        const [kind, a, b, c] = line.split(' ');
+        if (kind === 'create') acked.creates.set(a!, { revision: Number(b), length: Number(c) });
+        else if (kind === 'counter') acked.counter = Math.max(acked.counter, Number(a));
+        if (kind === 'create' || kind === 'counter') acked.maxRevision = Math.max(acked.maxRevision, Number(b));
+      }
+      resolve();
     });
   });
 }

@@ -1,6 +1,6 @@
 /** sqlite-specific behaviour beyond the conformance suite: full disk, automatic compaction, long replays, progress. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
@@ -119,6 +119,36 @@ void it('progressNotify watchers learn the revision after every commit, even wit
     for (let i = 0; i < 100 && !progress.includes(w.revision); i++) await new Promise((r) => setTimeout(r, 10));
     h.dispose();
     assert.ok(progress.includes(w.revision), `progress ${progress.join(',')} reached ${w.revision}`);
+  } finally {
+    await s.close();
+  }
+});
+
+void it('disk use stays bounded under constant rewrites (compaction + vacuum + WAL checkpoints)', async () => {
+  const path = freshPath();
+  const s = await openSqliteStore({ path, historyRetentionMs: 100, compactionIntervalMs: 25 });
+  const size = (): number => statSync(path).size + (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
+  try {
+    const value = new Uint8Array(4096).fill(9);
+    const revs = new Map<string, number>();
+    // 20 rounds × 500 keys × 4 KiB = 40 MiB written; 2 MiB live at any time.
+    for (let round = 0; round < 20; round++) {
+      await Promise.all(
+        [...Array(500).keys()].map(async (k) => {
+          const key = `/grow/${k}`;
+          const rev = revs.get(key);
+          const r = rev ? await s.update(key, value, { expectedModRevision: rev }) : await s.create(key, value);
+          assert.ok(r.succeeded);
+          revs.set(key, r.revision);
+        }),
+      );
+      // Let compaction catch up with history older than the retention (bounded wait).
+      const target = (await s.currentRevision()) - 500;
+      for (let i = 0; i < 200 && (await s.compactedRevision()) < target; i++) await new Promise((r) => setTimeout(r, 10));
+    }
+    const bytes = size();
+    assert.ok(bytes < 20 * 1024 * 1024, `database + WAL use ${(bytes / 1048576).toFixed(1)} MiB after writing 40 MiB with 2 MiB live`);
+    assert.deepEqual(await s.checkIntegrity!(), []);
   } finally {
     await s.close();
   }

@@ -1,12 +1,17 @@
 /**
- * Child process of crash.test.ts: opens the sqlite store at argv[2] and writes until it is killed, printing a
- * line per acknowledged write: `create <key> <revision> <value>` or `counter <value> <revision>`.
+ * Child process of crash.test.ts: opens the sqlite store at argv[2] and writes until it is killed, appending a
+ * line per acknowledged write to the file argv[4]: `create <key> <revision> <length>` or `counter <value> <revision>`.
+ * Acks go to a file with a synchronous write (not to a pipe, whose writes Node may queue in memory), so every
+ * line is in the kernel before the next write starts and survives SIGKILL.
  * 16 concurrent creators exercise group commit; one serial writer increments a counter key.
  */
+import { openSync, writeSync } from 'node:fs';
 import { openSqliteStore } from '../sqlite-store.ts';
 
 const path = process.argv[2]!;
 const round = process.argv[3] ?? '0';
+const acks = openSync(process.argv[4]!, 'a');
+const ack = (line: string): void => void writeSync(acks, `${line}\n`);
 const store = await openSqliteStore({ path, keyPrefix: '/registry/' });
 const enc = new TextEncoder();
 const counterKey = '/registry/crash/counter';
@@ -19,7 +24,7 @@ async function creator(w: number): Promise<void> {
     const value = `${key}=${'x'.repeat((i * 37) % 900)}`;
     const r = await store.create(key, enc.encode(value));
     if (!r.succeeded) throw new Error(`create of fresh key ${key} failed`);
-    process.stdout.write(`create ${key} ${r.revision} ${value.length}\n`);
+    ack(`create ${key} ${r.revision} ${value.length}`);
   }
 }
 
@@ -34,7 +39,7 @@ async function counter(): Promise<void> {
     const next = Number(new TextDecoder().decode(cur.value)) + 1;
     const r = await store.update(counterKey, enc.encode(String(next)), { expectedModRevision: cur.modRevision });
     if (!r.succeeded) throw new Error('the only counter writer lost a guard');
-    process.stdout.write(`counter ${next} ${r.revision}\n`);
+    ack(`counter ${next} ${r.revision}`);
     cur = r.kv;
   }
 }
