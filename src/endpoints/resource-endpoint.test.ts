@@ -105,7 +105,6 @@ void test('bad bodies: 415, 400 namespace mismatch, 400 malformed, 413 too large
   assert.equal(u.status, 415);
   assert.deepEqual(u.json(), {
     ...ref('415-content-type.json'),
-    message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml',
   });
   const ns = await call('POST', NS, { body: JSON.stringify({ metadata: { name: 'x', namespace: 'other' } }) });
   assert.equal(ns.status, 400);

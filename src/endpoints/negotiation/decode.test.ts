@@ -10,7 +10,7 @@ const base = (o: Partial<DecodeObjectOptions> = {}): DecodeObjectOptions => ({
   isKnownKind: (av, k) => (av === 'v1' && (k === 'ConfigMap' || k === 'Secret')) || (av === 'apps/v1' && k === 'Deployment'),
   ...o,
 });
-function bad(text: string, o: Partial<DecodeObjectOptions> = {}, type: 'application/json' | 'application/yaml' = 'application/json'): StatusError {
+function bad(text: string, o: Partial<DecodeObjectOptions> = {}, type: 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf' = 'application/json'): StatusError {
   try {
     decodeObject(Buffer.from(text), type, base(o));
   } catch (e) {
@@ -84,4 +84,16 @@ void test('with the kind\'s top-level fields known, Strict answers exactly as ku
   const warnings: string[] = [];
   decodeObject(Buffer.from('metadata:\n  name: y1\nbogus: 1\n'), 'application/yaml', base({ warnings, topLevelFields: fields }));
   assert.deepEqual(warnings, ['unknown field "bogus"']);
+});
+
+void test('protobuf bodies (typed clients): decoded through the catalog codec; garbage is a 400', async () => {
+  const { readFileSync } = await import('node:fs');
+  const pb = readFileSync(new URL('../../../../shared/reference/v1.32-responses/protobuf/configmap-cm1.pb', import.meta.url));
+  const obj = decodeObject(pb, 'application/vnd.kubernetes.protobuf', base());
+  assert.equal(obj.kind, 'ConfigMap');
+  assert.equal(obj.metadata.name, 'cm1');
+  assert.deepEqual(obj['data'], { a: 'b' });
+  const e = bad('not protobuf', {}, 'application/vnd.kubernetes.protobuf');
+  assert.equal(e.code, 400);
+  assert.match(e.message, /^the object provided is unrecognized \(must be of type ConfigMap\): provided data does not appear to be a protobuf message, expected prefix \[107 56 115 0\] \(6e6f74/);
 });
