@@ -15,6 +15,14 @@ import { respondBytes, respondError } from '../respond.ts';
 import { swaggerV2, v3Document, v3Keys, type DocumentOptions } from './documents.ts';
 import type { SchemaSource } from './schemas.ts';
 import { parseAccept } from '../discovery/negotiate.ts';
+import { encodeSwaggerProtobuf } from './protobuf-v2.ts';
+
+/**
+ * gnostic's protobuf form of Swagger 2.0 (kubectl ≤ 1.28, older client-go). Clients ask with the `@v1.0`
+ * spelling; the response uses the `.v1.0` one, which Go's mime parser accepts (as kube-openapi does).
+ */
+export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+const V2_PROTOBUF_SUBTYPES = new Set(['com.github.proto-openapi.spec.v2@v1.0+protobuf', 'com.github.proto-openapi.spec.v2.v1.0+protobuf']);
 
 export interface OpenApiEndpointOptions {
   catalog: Catalog;
@@ -32,16 +40,23 @@ export const DEFAULT_PATCH_CONTENT_TYPES = ['application/json-patch+json', 'appl
 
 interface Encoded { body: Buffer; hash: string }
 
-function encode(doc: unknown): Encoded {
-  const body = Buffer.from(JSON.stringify(doc));
+function hashed(body: Buffer): Encoded {
   return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
 
-function acceptsJson(ctx: RequestContext): boolean {
+function encode(doc: unknown): Encoded {
+  return hashed(Buffer.from(JSON.stringify(doc)));
+}
+
+/** 'json', 'protobuf' (only where allowed) or undefined when nothing acceptable is asked for; by q, then order. */
+function negotiate(ctx: RequestContext, allowProtobuf: boolean): 'json' | 'protobuf' | undefined {
   const h = ctx.req.headers['accept'];
   const accept = Array.isArray(h) ? h.join(', ') : h;
-  return parseAccept(accept).some((e) =>
-    (e.type === '*' && e.subtype === '*') || (e.type === 'application' && (e.subtype === 'json' || e.subtype === '*')));
+  for (const e of parseAccept(accept)) {
+    if ((e.type === '*' && e.subtype === '*') || (e.type === 'application' && (e.subtype === 'json' || e.subtype === '*'))) return 'json';
+    if (allowProtobuf && e.type === 'application' && V2_PROTOBUF_SUBTYPES.has(e.subtype)) return 'protobuf';
+  }
+  return undefined;
 }
 
 export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
@@ -49,7 +64,10 @@ export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
   const docOpts: DocumentOptions = { patchContentTypes: opts.patchContentTypes ?? DEFAULT_PATCH_CONTENT_TYPES };
   if (opts.schemas) docOpts.schemas = opts.schemas;
   let cache = new Map<string, Encoded | null>();
-  catalog.onChange(() => { cache = new Map(); });
+  // The Swagger document object, shared by its JSON and protobuf encodings.
+  let v2doc: Record<string, unknown> | undefined;
+  catalog.onChange(() => { cache = new Map(); v2doc = undefined; });
+  const swaggerDoc = (): Record<string, unknown> => (v2doc ??= swaggerV2(catalog, docOpts));
 
   const v3 = (key: string): Encoded | undefined => {
     if (!cache.has(`v3:${key}`)) {
@@ -58,13 +76,13 @@ export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
     }
     return cache.get(`v3:${key}`) ?? undefined;
   };
-  const once = (key: string, build: () => unknown): Encoded => {
+  const once = (key: string, encoder: () => Encoded): Encoded => {
     let e = cache.get(key);
-    if (!e) cache.set(key, (e = encode(build())));
+    if (!e) cache.set(key, (e = encoder()));
     return e;
   };
 
-  const send = (ctx: RequestContext, enc: Encoded, headers: Record<string, string> = {}): void => {
+  const send = (ctx: RequestContext, enc: Encoded, headers: Record<string, string> = {}, contentType = 'application/json'): void => {
     const etag = `"${enc.hash}"`;
     const h: Record<string, string> = { ETag: etag, Vary: 'Accept', ...headers };
     if (ctx.req.headers['if-none-match'] === etag) {
@@ -72,7 +90,7 @@ export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
       ctx.res.end();
       return;
     }
-    respondBytes(ctx, 200, 'application/json', enc.body, h);
+    respondBytes(ctx, 200, contentType, enc.body, h);
   };
 
   return async function openApiEndpoint(ctx: RequestContext): Promise<boolean> {
@@ -83,17 +101,23 @@ export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
       respondBytes(ctx, 405, 'text/plain; charset=utf-8', '405: Method Not Allowed');
       return true;
     }
-    if (!acceptsJson(ctx)) {
-      // Protobuf OpenAPI is not served; JSON is the only representation.
-      respondError(ctx, errors.notAcceptable(['application/json']));
+    const isV2 = path === '/openapi/v2';
+    const format = negotiate(ctx, isV2);
+    if (!format) {
+      // v3 documents are served as JSON only; v2 also in gnostic protobuf.
+      respondError(ctx, errors.notAcceptable(isV2 ? ['application/json', OPENAPI_V2_PROTOBUF] : ['application/json']));
       return true;
     }
-    if (path === '/openapi/v2') {
-      send(ctx, once('v2', () => swaggerV2(catalog, docOpts)));
+    if (isV2) {
+      if (format === 'protobuf') {
+        send(ctx, once('v2pb', () => hashed(encodeSwaggerProtobuf(swaggerDoc()))), {}, OPENAPI_V2_PROTOBUF);
+      } else {
+        send(ctx, once('v2', () => encode(swaggerDoc())));
+      }
       return true;
     }
     if (path === '/openapi/v3') {
-      send(ctx, once('v3index', () => ({
+      send(ctx, once('v3index', () => encode({
         paths: Object.fromEntries(v3Keys(catalog).flatMap((k) => {
           const enc = v3(k);
           return enc ? [[k, { serverRelativeURL: `/openapi/v3/${k}?hash=${enc.hash}` }]] : [];

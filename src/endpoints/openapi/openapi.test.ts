@@ -137,12 +137,14 @@ void test('/openapi/v3 index lists every document with a hash; hashes redirect a
   assert.equal((group.paths['/apis/apps/']!['get'] as Record<string, unknown>)['operationId'], 'getAppsAPIGroup');
 });
 
-void test('/openapi/v2 serves JSON; protobuf-only clients get 406; others fall through', async () => {
+void test('/openapi/v2 serves JSON; unknown types get 406; others fall through', async () => {
   const v2 = await get('/openapi/v2', { accept: 'application/json' });
   assert.equal(v2.status, 200);
   assert.equal(v2.json()['swagger'], '2.0');
-  const pb = await get('/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
-  assert.equal(pb.status, 406);
+  const html = await get('/openapi/v2', { accept: 'text/html' });
+  assert.equal(html.status, 406);
+  const v3pb = await get('/openapi/v3/api/v1', { accept: 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf' });
+  assert.equal(v3pb.status, 406);
   assert.equal((await get('/openapiv2')).handled, false);
   assert.equal((await get('/apis')).handled, false);
 });
