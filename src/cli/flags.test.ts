@@ -42,6 +42,10 @@ void test('durations, maps and token file', () => {
   assert.equal(c.options.anonymousAuth, false);
   assert.deepEqual(c.options.authorizationMode, ['AlwaysDeny']);
   assert.deepEqual(c.notices, []);
+  const d = parseCommandLine(['--watch-cache=false', '--enable-garbage-collector=false', '--advertise-address=10.0.0.5']);
+  assert.equal(d.options.watchCache, false);
+  assert.equal(d.options.garbageCollector, false);
+  assert.equal(d.options.advertiseAddress, '10.0.0.5');
 });
 
 void test('authorization modes: unknown refused, later ones refused by name', () => {

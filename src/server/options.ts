@@ -51,6 +51,10 @@ export interface ServerOptions {
   maxMutatingRequestsInflight?: number;
   /** `--min-request-timeout` in seconds (default 1800): the base for watch timeouts. */
   minRequestTimeoutSeconds?: number;
+  /** `--watch-cache` (default true): serve reads and watches from per-resource caches. */
+  watchCache?: boolean;
+  /** `--enable-garbage-collector` (default true). */
+  garbageCollector?: boolean;
   /** Run the in-process controllers (namespace lifecycle, service accounts, root CA). Default true. */
   controllers?: boolean;
   /** Log sink for one-line messages; default stderr for the CLI, silent for the library. */
@@ -86,6 +90,8 @@ export interface ResolvedOptions {
   maxMutatingRequestsInflight: number;
   minRequestTimeoutSeconds: number;
   controllers: boolean;
+  watchCache: boolean;
+  garbageCollector: boolean;
   log: (line: string) => void;
 }
 
@@ -147,6 +153,8 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     maxMutatingRequestsInflight: nonNegative('--max-mutating-requests-inflight', o.maxMutatingRequestsInflight, 200),
     minRequestTimeoutSeconds: nonNegative('--min-request-timeout', o.minRequestTimeoutSeconds, 1800),
     controllers: o.controllers ?? true,
+    watchCache: o.watchCache ?? true,
+    garbageCollector: o.garbageCollector ?? true,
     log: o.log ?? (() => {}),
   };
 }

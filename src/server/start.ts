@@ -60,7 +60,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     });
     cleanups.push(() => store.close());
     const catalog = Catalog.builtin({ runtimeConfig: o.runtimeConfig });
-    const registry = await createRegistry({ catalog, store });
+    const registry = await createRegistry({ catalog, store, cache: o.watchCache, garbageCollection: o.garbageCollector });
     cleanups.push(() => registry.stop());
 
     const endpoints: Endpoint[] = [
