@@ -161,9 +161,9 @@ async function sqliteRows(dir: string): Promise<BenchRow[]> {
 }
 
 async function etcdRows(): Promise<BenchRow[]> {
-  const file = fileURLToPath(new URL('../src/storage/etcd/bench-etcd.ts', import.meta.url));
-  if (!existsSync(file)) return [];
-  const mod = (await import(file)) as { runEtcdBench?: () => Promise<BenchRow[] | undefined> };
+  const url = new URL('../src/storage/etcd/bench-etcd.ts', import.meta.url);
+  if (!existsSync(fileURLToPath(url))) return [];
+  const mod = (await import(url.href)) as { runEtcdBench?: () => Promise<BenchRow[] | undefined> };
   return (await mod.runEtcdBench?.()) ?? [];
 }
 

@@ -153,3 +153,22 @@ void it('disk use stays bounded under constant rewrites (compaction + vacuum + W
     await s.close();
   }
 });
+
+void it('if the writer thread dies, pending and later writes fail with StorageUnavailableError and watches end', async () => {
+  const s = await openSqliteStore({ path: freshPath() });
+  try {
+    assert.ok((await s.create('/before', enc('x'))).succeeded);
+    const ended = new Promise<Error>((resolve) => s.watch('/', { fromRevision: 0 }, { onEvents: () => {}, onError: resolve }));
+    // Reach into the store to kill its writer, as a crash of the native module would.
+    const worker = (s as unknown as { worker: { terminate(): Promise<number> } }).worker;
+    const pending = s.create('/during', enc('x'));
+    await worker.terminate();
+    await assert.rejects(pending, StorageUnavailableError);
+    await assert.rejects(s.create('/after', enc('x')), StorageUnavailableError);
+    await assert.rejects(s.ping!(), StorageUnavailableError);
+    assert.ok((await ended) instanceof StorageUnavailableError);
+    assert.equal(new TextDecoder().decode((await s.get('/before'))!.value), 'x', 'reads of committed data still work');
+  } finally {
+    await s.close();
+  }
+});
