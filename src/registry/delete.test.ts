@@ -58,6 +58,11 @@ void describe('delete lifecycle', () => {
     assert.equal(r.object.metadata.deletionTimestamp, '2026-01-02T03:04:05Z');
     assert.equal(r.object.metadata.deletionGracePeriodSeconds, 0);
     assert.deepEqual(r.object.metadata.finalizers, ['example.com/keep', 'foregroundDeletion']);
+    const rev = await env.store.currentRevision();
+    const again = await cms().delete(sys('default'), 'f', {});
+    assert.equal(again.deleted, false);
+    assert.equal(again.object.metadata.resourceVersion, r.object.metadata.resourceVersion, 'a repeated delete writes nothing');
+    assert.equal(await env.store.currentRevision(), rev);
     await cms().create(sys('default'), cm('orphan-me'), {});
     const o = await cms().delete(sys('default'), 'orphan-me', { propagationPolicy: 'Orphan' });
     assert.equal(o.deleted, false);

@@ -13,7 +13,7 @@ import type { KObject } from '../api/types.ts';
 import { errors } from '../endpoints/status.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { DeleteParams, DeleteResult, OpContext } from './rest.ts';
-import { clone, rfc3339 } from './object-utils.ts';
+import { clone, jsonEqual, rfc3339 } from './object-utils.ts';
 import { validateDeleteParams } from './options.ts';
 import { toStatusError } from './storage-errors.ts';
 import type { StoreCore } from './store-core.ts';
@@ -130,6 +130,10 @@ export async function deleteObject(core: StoreCore, ctx: OpContext, name: string
     let deleteFrom = kv;
     if (g.graceful || pendingFinalizers || fin.changed) {
       if (!g.graceful && pendingFinalizers) markAsDeleting(obj, now);
+      if (!g.graceful && pendingFinalizers && jsonEqual(obj, existing)) {
+        // Already marked (a repeated delete): like etcd's GuaranteedUpdate, an unchanged object is not rewritten.
+        return { object: existing, deleted: false };
+      }
       if (g.graceful || pendingFinalizers) {
         let res;
         try {
