@@ -20,6 +20,7 @@ function ctxFor(method: string, p: string, headers: Record<string, string> = {})
     writeHead(code: number, h: Record<string, unknown>) { out.code = code; this.statusCode = code; out.headers = h; this.headersSent = true; return this; },
     end(b?: Uint8Array | string) { if (b) out.body += Buffer.from(b).toString(); },
     once() { return this; },
+    setHeader(k: string, v: unknown) { out.headers[k] = v; },
   };
   const ctx = {
     req: { method, headers, url: p }, res, url, query: url.searchParams,

@@ -275,7 +275,8 @@ void test('a client that goes away aborts its request\'s signal (the watch handl
   try {
     const r = session.request({ ':path': '/api/v1/configmaps?watch=1' });
     r.on('error', () => {});
-    await new Promise<void>((resolve) => r.once('response', () => resolve()));
+    const h = await new Promise<http2.IncomingHttpHeaders>((resolve) => r.once('response', (hh) => resolve(hh)));
+    assert.match(String(h['audit-id']), /^[0-9a-f-]{36}$/, 'streamed responses carry the audit id too');
     assert.equal(s.listener.inFlight(), 1);
     r.close(http2.constants.NGHTTP2_CANCEL);
     while (s.listener.inFlight() > 0) await new Promise((res) => setImmediate(res));

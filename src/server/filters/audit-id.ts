@@ -1,4 +1,4 @@
-/** Every request gets an audit id: the client's `Audit-ID` header when it sent one, else a fresh UUID. */
+/** Every request gets an audit id (response header `Audit-Id`): the client's `Audit-ID` header when it sent one, else a fresh UUID. */
 import { randomUUID } from 'node:crypto';
 import type { ServerHandler } from './types.ts';
 
@@ -7,6 +7,8 @@ export function withAuditId(next: ServerHandler): ServerHandler {
     const given = ctx.req.headers['audit-id'];
     const v = Array.isArray(given) ? given[0] : given;
     ctx.auditId = v && v.trim() ? v.trim() : randomUUID();
+    // Set now, as kube does, so responses written without respondBytes (watch streams) carry it too.
+    ctx.res.setHeader('Audit-Id', ctx.auditId);
     await next(ctx);
   };
 }
