@@ -50,3 +50,12 @@ void test('startServer refuses bad option combinations by name', async () => {
   await assert.rejects(startServer({ port: 70000 }), /--secure-port 70000 must be between 0 and 65535/);
   await assert.rejects(startServer({ tlsCertFile: '/x' }), /must be given together/);
 });
+
+void test('a port in use fails the start cleanly (everything started is unwound)', async () => {
+  const first = await startServer();
+  try {
+    await assert.rejects(startServer({ port: first.port }), /EADDRINUSE/);
+  } finally {
+    await first.stop();
+  }
+});
