@@ -20,14 +20,26 @@ const FIELDS = new Set(['metadata.name', 'metadata.namespace', 'spec.nodeName'])
 const consistent = { kind: 'consistent' } as const;
 const names = (items: readonly { object: { metadata: { name?: string } } }[]): string[] => items.map((i) => i.object.metadata.name ?? '');
 
-export function runReaderContract(label: string, make: (store: Store) => Promise<ReaderFixture>): void {
+export interface StoreFixture {
+  readonly store: Store;
+  close(): Promise<void>;
+}
+
+const memoryStore = async (): Promise<StoreFixture> => {
+  const store = new MemoryStore();
+  return { store, close: () => store.close() };
+};
+
+export function runReaderContract(label: string, make: (store: Store) => Promise<ReaderFixture>, openStore: () => Promise<StoreFixture> = memoryStore): void {
   void describe(`${label}: ObjectReader contract`, () => {
-    let store: MemoryStore;
+    let sfx: StoreFixture;
+    let store: Store;
     let fx: ReaderFixture;
     let r: ObjectReader;
 
     before(async () => {
-      store = new MemoryStore();
+      sfx = await openStore();
+      store = sfx.store;
       // Out of key order on purpose, in two namespaces.
       for (const [ns, n, app] of [['b', 'p3', 'web'], ['a', 'p2', 'db'], ['a', 'p1', 'web'], ['b', 'p4', 'db'], ['a', 'p0', 'web']] as const) {
         await putPod(store, ns, n, { app });
@@ -37,7 +49,7 @@ export function runReaderContract(label: string, make: (store: Store) => Promise
     });
     after(async () => {
       await fx.close();
-      await store.close();
+      await sfx.close();
     });
 
     void it('lists in key order with the store revision', async () => {
