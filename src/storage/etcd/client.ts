@@ -1,0 +1,64 @@
+/**
+ * Builds the etcd3 client the store uses.
+ *
+ * Why the fault handling is replaced: etcd3's defaults retry failed calls three times and open a per-host
+ * circuit breaker for 5 s after three consecutive failures. Retrying a guarded write hides whether it
+ * committed, and the breaker keeps every call (and `/readyz`) failing for seconds after etcd is back. The
+ * store wants each call to go out once and fail fast with a clear error; the caller (registry, watch loop)
+ * decides about retries.
+ */
+import { readFile } from 'node:fs/promises';
+import { Etcd3, type IOptions } from 'etcd3';
+
+export interface EtcdClientOptions {
+  readonly servers: readonly string[];
+  readonly caFile?: string;
+  readonly certFile?: string;
+  readonly keyFile?: string;
+  /** Deadline for every unary call (default 15 s). Watches have none. */
+  readonly requestTimeoutMs?: number;
+}
+
+type Policy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
+
+/** A policy that just runs the call: no retry, no breaker. etcd3 only ever calls `execute`. */
+function passThrough(): Policy {
+  const policy = {
+    // async: a synchronous throw from `fn` must become a rejection (etcd3's markFailed relies on `.catch`).
+    async execute<T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> {
+      return await fn({ signal: new AbortController().signal });
+    },
+  };
+  return policy as unknown as Policy;
+}
+
+export async function createEtcdClient(opts: EtcdClientOptions): Promise<Etcd3> {
+  if (opts.servers.length === 0) throw new Error('etcd: no servers given');
+  if ((opts.certFile === undefined) !== (opts.keyFile === undefined)) {
+    throw new Error('etcd: certFile and keyFile must be given together');
+  }
+  const tls = opts.caFile !== undefined || opts.certFile !== undefined;
+  const credentials = tls
+    ? {
+        rootCertificate: opts.caFile !== undefined ? await readFile(opts.caFile) : (undefined as unknown as Buffer),
+        privateKey: opts.keyFile !== undefined ? await readFile(opts.keyFile) : undefined,
+        certChain: opts.certFile !== undefined ? await readFile(opts.certFile) : undefined,
+      }
+    : undefined;
+  const timeout = opts.requestTimeoutMs ?? 15_000;
+  return new Etcd3({
+    hosts: [...opts.servers],
+    ...(credentials ? { credentials } : {}),
+    faultHandling: { global: passThrough(), host: () => passThrough() },
+    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
+    grpcOptions: {
+      // Reconnect quickly after etcd comes back (grpc's default backoff grows to 120 s).
+      'grpc.max_reconnect_backoff_ms': 1000,
+      'grpc.initial_reconnect_backoff_ms': 100,
+      // Large objects come back in ranges; etcd's own limit is far below this.
+      'grpc.max_receive_message_length': 2 ** 31 - 1,
+      'grpc.keepalive_time_ms': 30_000,
+      'grpc.keepalive_timeout_ms': 10_000,
+    },
+  });
+}

@@ -1,0 +1,359 @@
+/**
+ * etcd-specific behaviour of the etcd backend, against a throwaway etcd (skipped with a reason when no
+ * `etcd` binary is installed). The shared conformance suite runs from ./etcd-conformance.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Etcd3 } from 'etcd3';
+import { startEtcd, type EtcdProcess } from '../../../test/support/etcd.ts';
+import {
+  CompactedError,
+  FutureRevisionError,
+  KeyOutsidePrefixError,
+  MAX_VALUE_BYTES,
+  StorageUnavailableError,
+  StoreClosedError,
+  ValueTooLargeError,
+  type Store,
+  type WatchEvent,
+} from '../interface.ts';
+import { openEtcdStore } from './etcd-store.ts';
+
+const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+const dec = (b: Uint8Array): string => new TextDecoder().decode(b);
+
+let etcd: EtcdProcess | undefined;
+let skipReason: string | false = false;
+let n = 0;
+/** A fresh etcd prefix per test keeps tests independent on one etcd. */
+const freshPrefix = (): string => `/t${++n}-${process.pid}`;
+
+before(async () => {
+  etcd = await startEtcd();
+  if (!etcd) skipReason = 'no etcd binary found (install Debian etcd-server or set KEELSON_ETCD_BIN)';
+  if (skipReason) console.log(`# SKIP etcd-store tests: ${skipReason}`);
+});
+after(async () => {
+  await etcd?.stop();
+});
+
+async function open(prefix = freshPrefix(), extra: { keyPrefix?: string } = {}): Promise<Store> {
+  return await openEtcdStore({ servers: [etcd!.endpoint], prefix, ...extra });
+}
+
+/** Collects watch events; `until` resolves once the predicate holds over everything received. */
+function collector() {
+  const events: WatchEvent[] = [];
+  const progress: number[] = [];
+  let error: Error | undefined;
+  let waiters: Array<() => void> = [];
+  const wake = (): void => {
+    const w = waiters;
+    waiters = [];
+    w.forEach((f) => f());
+  };
+  return {
+    events,
+    progress,
+    get error() {
+      return error;
+    },
+    listener: {
+      onEvents: (evs: readonly WatchEvent[]) => {
+        events.push(...evs);
+        wake();
+      },
+      onProgress: (rev: number) => {
+        progress.push(rev);
+        wake();
+      },
+      onError: (err: Error) => {
+        error = err;
+        wake();
+      },
+    },
+    /** Waits for the predicate; fails (instead of hanging the run) if it never holds within 30 s. */
+    async until(pred: () => boolean): Promise<void> {
+      const deadline = Date.now() + 30_000;
+      while (!pred()) {
+        if (Date.now() > deadline) throw new Error(`watch condition not met; got ${events.length} events, error ${String(error)}`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 500).unref();
+        });
+      }
+    },
+  };
+}
+
+describe('etcd store', () => {
+  it('create, get, update, delete with guards and revisions', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const s = await open();
+    try {
+      const c = await s.create('/a', enc('1'));
+      assert.ok(c.succeeded);
+      assert.equal(c.kv.createRevision, c.revision);
+      assert.equal(c.kv.version, 1);
+      const dup = await s.create('/a', enc('2'));
+      assert.equal(dup.succeeded, false);
+      assert.equal(dup.succeeded ? '' : dec(dup.current!.value), '1');
+
+      const stale = await s.update('/a', enc('x'), { expectedModRevision: c.revision - 1 });
+      assert.equal(stale.succeeded, false);
+      assert.equal(stale.succeeded ? 0 : stale.current!.modRevision, c.revision);
+
+      const u = await s.update('/a', enc('3'), { expectedModRevision: c.revision });
+      assert.ok(u.succeeded);
+      assert.equal(u.revision, c.revision + 1);
+      assert.deepEqual({ ...u.kv, value: dec(u.kv.value) }, { key: '/a', value: '3', createRevision: c.revision, modRevision: u.revision, version: 2 });
+      assert.equal(dec(u.prevKv!.value), '1');
+
+      const got = await s.get('/a');
+      assert.equal(dec(got!.value), '3');
+      assert.equal(dec((await s.get('/a', { revision: c.revision }))!.value), '1');
+
+      const badDel = await s.delete('/a', { expectedModRevision: c.revision });
+      assert.equal(badDel.succeeded, false);
+      const d = await s.delete('/a', { expectedModRevision: u.revision });
+      assert.ok(d.succeeded);
+      assert.equal(d.revision, u.revision + 1);
+      assert.equal(dec(d.prevKv!.value), '3');
+      assert.equal(await s.get('/a'), undefined);
+      const missing = await s.delete('/a');
+      assert.deepEqual(missing, { succeeded: false, current: undefined });
+      assert.equal(await s.currentRevision(), d.revision, 'a failed guard consumes no revision');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('isolates prefixes and stores keys under the prefix in etcd', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const p1 = freshPrefix();
+    const p2 = freshPrefix();
+    const s1 = await open(p1);
+    const s2 = await open(p2);
+    const raw = new Etcd3({ hosts: etcd!.endpoint });
+    try {
+      await s1.create('/registry/pods/x', enc('one'));
+      await s2.create('/registry/pods/x', enc('two'));
+      await s2.create('/registry/pods/y', enc('three'));
+      const r1 = await s1.range('/registry/');
+      assert.deepEqual(r1.items.map((i) => i.key), ['/registry/pods/x']);
+      assert.equal(dec(r1.items[0]!.value), 'one');
+      assert.equal((await s2.range('/registry/')).count, 2);
+      assert.equal(await raw.get(`${p1}/registry/pods/x`).string(), 'one');
+      assert.equal(await raw.get('/registry/pods/x').string(), null);
+      // A whole-keyspace range of a prefixed store stays inside its prefix.
+      assert.deepEqual((await s1.range('')).items.map((i) => i.key), ['/registry/pods/x']);
+    } finally {
+      raw.close();
+      await s1.close();
+      await s2.close();
+    }
+  });
+
+  it('ranges with limit, startKey, revision, keysOnly and countOnly', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const s = await open();
+    try {
+      const revs: number[] = [];
+      for (const k of ['a', 'b', 'c', 'd']) {
+        const r = await s.create(`/p/${k}`, enc(k));
+        assert.ok(r.succeeded);
+        revs.push(r.revision);
+      }
+      await s.create('/q/z', enc('z'));
+      const page = await s.range('/p/', { limit: 2 });
+      assert.deepEqual(page.items.map((i) => i.key), ['/p/a', '/p/b']);
+      assert.equal(page.more, true);
+      assert.equal(page.count, 4);
+      const next = await s.range('/p/', { limit: 2, startKey: '/p/c', revision: revs[1] });
+      assert.deepEqual(next.items, [], 'at revision of b, c and d did not exist');
+      assert.equal(next.revision, revs[1]);
+      const all = await s.range('/p/', { startKey: '/p/b', keysOnly: true });
+      assert.deepEqual(all.items.map((i) => [i.key, i.value.byteLength]), [['/p/b', 0], ['/p/c', 0], ['/p/d', 0]]);
+      assert.equal(all.more, false);
+      const cnt = await s.range('/p/', { countOnly: true });
+      assert.deepEqual([cnt.items.length, cnt.count], [0, 4]);
+      await assert.rejects(s.range('/p/', { startKey: '/q/' }), KeyOutsidePrefixError);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('maps future revisions, compaction and oversized values to typed errors', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const s = await open();
+    const other = await open();
+    try {
+      const c = await s.create('/k', enc('v1'));
+      assert.ok(c.succeeded);
+      const u = await s.update('/k', enc('v2'), { expectedModRevision: c.revision });
+      assert.ok(u.succeeded);
+      const cur = await s.currentRevision();
+      await assert.rejects(s.get('/k', { revision: cur + 100 }), (e: unknown) => {
+        assert.ok(e instanceof FutureRevisionError);
+        assert.equal(e.requestedRevision, cur + 100);
+        assert.ok(e.currentRevision >= cur);
+        return true;
+      });
+      // Another client compacts: this store learns the compacted revision from etcd.
+      await other.compact(u.revision);
+      assert.equal(await s.compactedRevision(), u.revision);
+      await assert.rejects(s.get('/k', { revision: c.revision }), (e: unknown) => {
+        assert.ok(e instanceof CompactedError);
+        assert.equal(e.requestedRevision, c.revision);
+        assert.equal(e.compactedRevision, u.revision);
+        return true;
+      });
+      assert.equal(dec((await s.get('/k', { revision: u.revision }))!.value), 'v2', 'the compacted revision stays readable');
+      await s.compact(c.revision); // below the compaction: nothing to do
+      await assert.rejects(s.compact(cur + 100), FutureRevisionError);
+
+      const before = await s.currentRevision();
+      await assert.rejects(s.create('/big', new Uint8Array(MAX_VALUE_BYTES + 1)), ValueTooLargeError);
+      await assert.rejects(s.update('/k', new Uint8Array(MAX_VALUE_BYTES + 1), { expectedModRevision: u.revision }), ValueTooLargeError);
+      assert.equal(await s.currentRevision(), before, 'nothing was written');
+      const max = await s.create('/max', new Uint8Array(MAX_VALUE_BYTES).fill(7));
+      assert.ok(max.succeeded, 'a value of exactly MAX_VALUE_BYTES is accepted');
+      assert.equal((await s.get('/max'))!.value.byteLength, MAX_VALUE_BYTES);
+    } finally {
+      await s.close();
+      await other.close();
+    }
+  });
+
+  it('enforces keyPrefix on writes and refuses use after close', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const s = await open(freshPrefix(), { keyPrefix: '/registry/' });
+    await assert.rejects(s.create('/other/x', enc('x')), KeyOutsidePrefixError);
+    assert.ok((await s.create('/registry/x', enc('x'))).succeeded);
+    const c = collector();
+    s.watch('/registry/', { fromRevision: 0 }, c.listener);
+    await s.close();
+    assert.ok(c.error instanceof StoreClosedError);
+    await assert.rejects(s.get('/registry/x'), StoreClosedError);
+    await assert.rejects(s.create('/registry/y', enc('y')), StoreClosedError);
+    assert.throws(() => s.watch('/registry/', { fromRevision: 0 }, collector().listener), StoreClosedError);
+    await s.close(); // idempotent
+  });
+
+  it('attaches a lease to keys written with a TTL', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const prefix = freshPrefix();
+    const s = await open(prefix);
+    const raw = new Etcd3({ hosts: etcd!.endpoint });
+    try {
+      await s.create('/ev/1', enc('e'), { ttlSeconds: 3600 });
+      await s.create('/ev/2', enc('e'), { ttlSeconds: 3600 });
+      await s.create('/plain', enc('p'));
+      const res = await raw.kv.range({ key: Buffer.from(`${prefix}/`), range_end: Buffer.from(`${prefix}0`) });
+      const leases = new Map(res.kvs.map((kv) => [kv.key.toString(), kv.lease]));
+      assert.notEqual(leases.get(`${prefix}/ev/1`), '0');
+      assert.equal(leases.get(`${prefix}/ev/1`), leases.get(`${prefix}/ev/2`), 'one lease is reused');
+      assert.equal(leases.get(`${prefix}/plain`), '0');
+    } finally {
+      raw.close();
+      await s.close();
+    }
+  });
+
+  it('watches from a past revision with previous values, in order', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const s = await open();
+    try {
+      const c1 = await s.create('/w/a', enc('1'));
+      assert.ok(c1.succeeded);
+      const u = await s.update('/w/a', enc('2'), { expectedModRevision: c1.revision });
+      assert.ok(u.succeeded);
+      await s.create('/x/ignored', enc('x'));
+      const d = await s.delete('/w/a');
+      assert.ok(d.succeeded);
+      const c = collector();
+      const h = s.watch('/w/', { fromRevision: c1.revision }, c.listener);
+      await c.until(() => c.events.length >= 2);
+      await s.create('/w/b', enc('b'));
+      await c.until(() => c.events.length >= 3);
+      h.dispose();
+      assert.deepEqual(
+        c.events.map((e) => [e.type, e.kv.key, e.kv.modRevision, e.prevKv ? dec(e.prevKv.value) : null]),
+        [
+          ['put', '/w/a', u.revision, '1'],
+          ['delete', '/w/a', d.revision, '2'],
+          ['put', '/w/b', d.revision + 1, null],
+        ],
+      );
+      assert.equal(c.error, undefined);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('ends a watch below the compacted revision with CompactedError', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const s = await open();
+    try {
+      const first = await s.create('/c/a', enc('1'));
+      assert.ok(first.succeeded);
+      for (let i = 0; i < 3; i++) await s.create(`/c/n${i}`, enc('x'));
+      const cur = await s.currentRevision();
+      await s.compact(cur);
+      const c = collector();
+      s.watch('/c/', { fromRevision: first.revision }, c.listener);
+      await c.until(() => c.error !== undefined);
+      assert.ok(c.error instanceof CompactedError);
+      assert.equal(c.error.compactedRevision, cur);
+      assert.equal(c.error.requestedRevision, first.revision);
+      assert.equal(c.events.length, 0);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('etcd store across an etcd restart', () => {
+  it('fails ping while etcd is down and resumes watches without gaps or duplicates', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const prefix = freshPrefix();
+    const s = await open(prefix);
+    const writer = await open(prefix);
+    try {
+      const start = await s.currentRevision();
+      const c = collector();
+      s.watch('/r/', { fromRevision: start }, c.listener);
+      for (let i = 0; i < 5; i++) await writer.create(`/r/before-${i}`, enc(String(i)));
+      await c.until(() => c.events.length >= 5);
+
+      await etcd!.kill();
+      await assert.rejects(s.ping!(), StorageUnavailableError);
+      await assert.rejects(s.get('/r/before-0'), StorageUnavailableError);
+      await etcd!.restart();
+
+      // Writes after the restart: the first may race the client's reconnect, so retry until etcd answers.
+      for (let i = 0; i < 5; i++) {
+        for (;;) {
+          try {
+            await writer.create(`/r/after-${i}`, enc(String(i)));
+            break;
+          } catch (err) {
+            assert.ok(err instanceof StorageUnavailableError, String(err));
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        }
+      }
+      await c.until(() => c.events.length >= 10);
+      await s.ping!();
+      const keys = c.events.map((e) => e.kv.key);
+      assert.deepEqual(keys, [0, 1, 2, 3, 4].map((i) => `/r/before-${i}`).concat([0, 1, 2, 3, 4].map((i) => `/r/after-${i}`)));
+      const revs = c.events.map((e) => e.kv.modRevision);
+      assert.deepEqual(revs, [...revs].sort((a, b) => a - b));
+      assert.equal(new Set(revs).size, revs.length);
+      assert.equal(c.error, undefined);
+    } finally {
+      await s.close();
+      await writer.close();
+    }
+  });
+});

@@ -1,0 +1,375 @@
+/**
+ * The etcd v3 backend: the Store contract mapped one to one onto etcd's KV, Txn, Watch and Compact APIs.
+ *
+ * - Writes are single transactions: create = `txn(createRevision(key) == 0 → put, else get)`,
+ *   update = `txn(modRevision(key) == expected → put with prevKv, else get)`, guarded delete likewise. The
+ *   revision of a write is the transaction's header revision. A failed guard returns the current value
+ *   from the same transaction, so callers need no extra read.
+ * - Reads are etcd's default linearizable ranges; `revision` reads the MVCC history.
+ * - `prefix` (kube-apiserver's `--etcd-prefix`) is prepended to every key and stripped from results.
+ * - Values above MAX_VALUE_BYTES are refused before anything is sent; etcd's own "request is too large"
+ *   (its `--max-request-bytes`, 1.5 MiB by default, counts key and framing too) maps to the same error.
+ * - Calls go out once (no client-side retry, no circuit breaker: see ./client.ts); connection failures
+ *   surface as StorageUnavailableError. Watches reconnect by themselves (./watch.ts).
+ * - `compactedRevision()` is learned, not read: see ./compaction.ts.
+ */
+import type { Etcd3, IRangeRequest, IRangeResponse, ITxnResponse } from 'etcd3';
+import {
+  checkValueSize,
+  CompactedError,
+  FutureRevisionError,
+  KeyOutsidePrefixError,
+  StorageUnavailableError,
+  StoreClosedError,
+  type Bytes,
+  type DeleteOptions,
+  type GetOptions,
+  type GuardedWriteOptions,
+  type KeyValue,
+  type RangeOptions,
+  type RangeResult,
+  type Store,
+  type TxnResult,
+  type WatchHandle,
+  type WatchListener,
+  type WatchOptions,
+  type WriteOptions,
+} from '../interface.ts';
+import { createEtcdClient } from './client.ts';
+import { EMPTY_VALUE, KeyCodec } from './codec.ts';
+import { CompactionTracker } from './compaction.ts';
+import { isCompactedMessage, mapEtcdError, type ErrorContext } from './errors.ts';
+import { LeaseManager } from './leases.ts';
+import { EtcdWatch } from './watch.ts';
+
+export interface EtcdStoreOptions {
+  /** Client URLs, e.g. `http://127.0.0.1:2379` (`https://` with caFile for TLS). */
+  readonly servers: readonly string[];
+  /** Prepended to every key in etcd (kube-apiserver's `--etcd-prefix`); default none. */
+  readonly prefix?: string;
+  readonly caFile?: string;
+  readonly certFile?: string;
+  readonly keyFile?: string;
+  /** How long `openEtcdStore` waits for etcd to answer (default 5 s). */
+  readonly dialTimeoutMs?: number;
+  /** Deadline of every unary call (default 15 s). */
+  readonly requestTimeoutMs?: number;
+  /** Reject writes of keys outside this prefix (BackendOptions.keyPrefix). Empty = all keys allowed. */
+  readonly keyPrefix?: string;
+}
+
+/** Connects, checks that etcd answers within `dialTimeoutMs`, and returns the store. */
+export async function openEtcdStore(opts: EtcdStoreOptions): Promise<Store> {
+  const client = await createEtcdClient(opts);
+  const store = new EtcdStore(client, opts);
+  const deadline = Date.now() + (opts.dialTimeoutMs ?? 5000);
+  for (;;) {
+    try {
+      await store.currentRevision();
+      return store;
+    } catch (err) {
+      if (Date.now() >= deadline) {
+        await store.close();
+        const e = new StorageUnavailableError(
+          `etcd at ${opts.servers.join(',')} did not answer within ${opts.dialTimeoutMs ?? 5000} ms: ${(err as Error).message}`,
+        );
+        throw e;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+const PING_TIMEOUT_MS = 2000;
+
+export class EtcdStore implements Store {
+  private readonly codec: KeyCodec;
+  private readonly leases: LeaseManager;
+  private readonly compaction: CompactionTracker;
+  private readonly watches = new Set<EtcdWatch>();
+  private readonly keyPrefix: string;
+  private closed = false;
+
+  constructor(
+    private readonly client: Etcd3,
+    opts: Pick<EtcdStoreOptions, 'prefix' | 'keyPrefix'> = {},
+  ) {
+    this.codec = new KeyCodec(opts.prefix ?? '');
+    this.keyPrefix = opts.keyPrefix ?? '';
+    this.leases = new LeaseManager(client);
+    this.compaction = new CompactionTracker({
+      isCompacted: (revision) => this.isCompacted(revision),
+      currentRevision: () => this.currentRevision(),
+    });
+  }
+
+  // ---- reads ----------------------------------------------------------------------------------------------
+
+  async get(key: string, opts: GetOptions = {}): Promise<KeyValue | undefined> {
+    this.ensureOpen();
+    const res = await this.rangeCall({ key: this.codec.encode(key), revision: opts.revision ?? 0 }, opts.revision);
+    const kv = res.kvs[0];
+    return kv ? this.codec.kv(kv) : undefined;
+  }
+
+  async range(prefix: string, opts: RangeOptions = {}): Promise<RangeResult> {
+    this.ensureOpen();
+    if (opts.startKey !== undefined && !opts.startKey.startsWith(prefix)) {
+      throw new KeyOutsidePrefixError(opts.startKey, prefix);
+    }
+    const start = this.codec.encode(opts.startKey ?? prefix);
+    const res = await this.rangeCall(
+      {
+        key: start.length > 0 ? start : Buffer.from([0]),
+        range_end: this.codec.rangeEnd(prefix),
+        revision: opts.revision ?? 0,
+        limit: opts.countOnly ? 0 : (opts.limit ?? 0),
+        keys_only: opts.keysOnly === true,
+        count_only: opts.countOnly === true,
+      },
+      opts.revision,
+    );
+    const items = opts.countOnly ? [] : res.kvs.map((kv) => this.codec.kv(kv, { keyOnly: opts.keysOnly === true }));
+    return {
+      items,
+      more: opts.countOnly ? false : res.more,
+      count: Number(res.count),
+      revision: opts.revision ? opts.revision : Number(res.header.revision),
+    };
+  }
+
+  async currentRevision(): Promise<number> {
+    this.ensureOpen();
+    try {
+      const res = await this.client.kv.range({ key: Buffer.from([0]), count_only: true });
+      return Number(res.header.revision);
+    } catch (err) {
+      throw mapEtcdError(err);
+    }
+  }
+
+  watch(prefix: string, opts: WatchOptions, listener: WatchListener): WatchHandle {
+    this.ensureOpen();
+    const w = new EtcdWatch(
+      {
+        client: this.client,
+        codec: this.codec,
+        onCompacted: (rev) => this.compaction.note(rev),
+        onEnded: (watch) => this.watches.delete(watch),
+      },
+      prefix,
+      opts,
+      listener,
+    );
+    this.watches.add(w);
+    return w;
+  }
+
+  // ---- writes ---------------------------------------------------------------------------------------------
+
+  async create(key: string, value: Bytes, opts: WriteOptions = {}): Promise<TxnResult> {
+    this.checkWrite(key, value);
+    const k = this.codec.encode(key);
+    const res = await this.txnWithLease(opts.ttlSeconds, value.byteLength, (lease) => ({
+      compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
+      success: [{ request_put: { key: k, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), lease } }],
+      failure: [{ request_range: { key: k } }],
+    }));
+    if (!res.succeeded) return { succeeded: false, current: this.currentFrom(res) };
+    const rev = Number(res.header.revision);
+    return { succeeded: true, revision: rev, kv: { key, value, createRevision: rev, modRevision: rev, version: 1 } };
+  }
+
+  async update(key: string, value: Bytes, opts: GuardedWriteOptions): Promise<TxnResult> {
+    this.checkWrite(key, value);
+    const k = this.codec.encode(key);
+    const res = await this.txnWithLease(opts.ttlSeconds, value.byteLength, (lease) => ({
+      compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: opts.expectedModRevision }],
+      success: [
+        {
+          request_put: {
+            key: k,
+            value: Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+            lease,
+            prev_kv: true,
+          },
+        },
+      ],
+      failure: [{ request_range: { key: k } }],
+    }));
+    if (!res.succeeded) return { succeeded: false, current: this.currentFrom(res) };
+    const rev = Number(res.header.revision);
+    const prevRaw = res.responses[0]?.response_put?.prev_kv;
+    const prevKv = prevRaw ? this.codec.kv(prevRaw) : undefined;
+    const kv: KeyValue = {
+      key,
+      value,
+      createRevision: prevKv ? prevKv.createRevision : rev,
+      modRevision: rev,
+      version: prevKv ? prevKv.version + 1 : 1,
+    };
+    return prevKv ? { succeeded: true, revision: rev, kv, prevKv } : { succeeded: true, revision: rev, kv };
+  }
+
+  async delete(key: string, opts: DeleteOptions = {}): Promise<TxnResult> {
+    this.ensureOpen();
+    this.checkKey(key);
+    const k = this.codec.encode(key);
+    const guard =
+      opts.expectedModRevision !== undefined
+        ? { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: opts.expectedModRevision }
+        : { key: k, target: 'Create' as const, result: 'Greater' as const, create_revision: 0 };
+    let res: ITxnResponse;
+    try {
+      res = await this.client.kv.txn({
+        compare: [guard],
+        success: [{ request_delete_range: { key: k, prev_kv: true } }],
+        failure: [{ request_range: { key: k } }],
+      });
+    } catch (err) {
+      throw mapEtcdError(err);
+    }
+    if (!res.succeeded) return { succeeded: false, current: this.currentFrom(res) };
+    const rev = Number(res.header.revision);
+    const prevRaw = res.responses[0]?.response_delete_range?.prev_kvs[0];
+    if (!prevRaw) {
+      // Cannot happen: the guard proved the key existed in the same transaction.
+      throw mapEtcdError(new Error(`delete of ${key} succeeded without a previous value`));
+    }
+    return {
+      succeeded: true,
+      revision: rev,
+      kv: { key, value: EMPTY_VALUE, createRevision: 0, modRevision: rev, version: 0 },
+      prevKv: this.codec.kv(prevRaw),
+    };
+  }
+
+  async compact(revision: number): Promise<void> {
+    this.ensureOpen();
+    try {
+      await this.client.kv.compact({ revision });
+    } catch (err) {
+      const mapped = mapEtcdError(err);
+      // Compacting at or below an earlier compaction changes nothing: treat it as done.
+      if (mapped instanceof CompactedError) return;
+      if (mapped instanceof FutureRevisionError) {
+        throw new FutureRevisionError(revision, await this.currentRevision().catch(() => 0));
+      }
+      throw mapped;
+    }
+    this.compaction.note(revision);
+  }
+
+  /**
+   * The lowest revision still readable. etcd keeps the compacted revision itself readable, so after
+   * `compact(C)` this is C; before any compaction it is 1.
+   */
+  async compactedRevision(): Promise<number> {
+    this.ensureOpen();
+    return Math.max(1, await this.compaction.lookup());
+  }
+
+  async ping(): Promise<void> {
+    this.ensureOpen();
+    try {
+      await this.client.kv.range(
+        { key: Buffer.from('health'), count_only: true },
+        { deadline: Date.now() + PING_TIMEOUT_MS },
+      );
+    } catch (err) {
+      throw mapEtcdError(err);
+    }
+  }
+
+  /** Reports etcd's active alarms (NOSPACE, CORRUPT): etcd refuses writes while one is raised. */
+  async checkIntegrity(): Promise<string[]> {
+    this.ensureOpen();
+    try {
+      const res = await this.client.maintenance.alarm({ action: 'Get', memberID: 0, alarm: 'None' });
+      return res.alarms.map((a) => `etcd member ${a.memberID} has alarm ${String(a.alarm)}`);
+    } catch (err) {
+      throw mapEtcdError(err);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of [...this.watches]) w.fail(new StoreClosedError());
+    this.watches.clear();
+    this.leases.clear();
+    this.client.close();
+  }
+
+  // ---- helpers --------------------------------------------------------------------------------------------
+
+  private ensureOpen(): void {
+    if (this.closed) throw new StoreClosedError();
+  }
+
+  private checkKey(key: string): void {
+    if (this.keyPrefix && !key.startsWith(this.keyPrefix)) throw new KeyOutsidePrefixError(key, this.keyPrefix);
+  }
+
+  private checkWrite(key: string, value: Bytes): void {
+    this.ensureOpen();
+    this.checkKey(key);
+    checkValueSize(value);
+  }
+
+  private currentFrom(res: ITxnResponse): KeyValue | undefined {
+    const raw = res.responses[0]?.response_range?.kvs[0];
+    return raw ? this.codec.kv(raw) : undefined;
+  }
+
+  /** Runs a write transaction, attaching a lease when a TTL is asked; retries once if etcd lost the lease. */
+  private async txnWithLease(
+    ttlSeconds: number | undefined,
+    valueSize: number,
+    build: (lease: string | undefined) => Parameters<Etcd3['kv']['txn']>[0],
+  ): Promise<ITxnResponse> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const lease = ttlSeconds !== undefined && ttlSeconds > 0 ? await this.leases.leaseFor(ttlSeconds) : undefined;
+        return await this.client.kv.txn(build(lease));
+      } catch (err) {
+        if (attempt === 0 && (err as Error)?.constructor?.name === 'EtcdLeaseInvalidError') {
+          this.leases.clear();
+          continue;
+        }
+        throw mapEtcdError(err, { valueSize });
+      }
+    }
+  }
+
+  /** A range call with errors mapped and enriched with the compacted / current revision. */
+  private async rangeCall(req: IRangeRequest, revision: number | undefined): Promise<IRangeResponse> {
+    try {
+      return await this.client.kv.range(req);
+    } catch (err) {
+      throw await this.enrich(mapEtcdError(err, { revision }));
+    }
+  }
+
+  private async enrich(err: Error): Promise<Error> {
+    if (err instanceof CompactedError) {
+      const compacted = await this.compaction.lookup().catch(() => this.compaction.lastKnown);
+      return new CompactedError(err.requestedRevision, compacted);
+    }
+    if (err instanceof FutureRevisionError) {
+      const current = await this.currentRevision().catch(() => 0);
+      return new FutureRevisionError(err.requestedRevision, current);
+    }
+    return err;
+  }
+
+  private async isCompacted(revision: number): Promise<boolean> {
+    try {
+      await this.client.kv.range({ key: Buffer.from([0]), revision, count_only: true });
+      return false;
+    } catch (err) {
+      if (isCompactedMessage((err as Error).message ?? '')) return true;
+      throw mapEtcdError(err);
+    }
+  }
+}
