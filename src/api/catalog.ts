@@ -10,6 +10,7 @@ import { BUILTIN_GROUPS } from './resources/index.ts';
 import { expandResource, type GroupSpec, type StorageGVK } from './resources/define.ts';
 import { parseRuntimeConfig } from './resources/runtime-config.ts';
 import { storageVersionHash } from './resources/storage-version-hash.ts';
+import { converterFor, type VersionConverter } from './resources/conversion.ts';
 
 export interface ApiGroupInfo {
   /** '' for the core group. */
@@ -108,6 +109,14 @@ export class Catalog {
   /** The group/version objects of this resource are stored as. */
   storageGroupVersion(def: ResourceDef): StorageGVK {
     return this.#storage.get(def) ?? { group: def.group, version: def.storageVersion ?? def.version };
+  }
+
+  /**
+   * How objects of this resource convert to and from their storage version; undefined when served and
+   * stored versions are the same (the common case). The registry applies it around storage.
+   */
+  converter(def: ResourceDef): VersionConverter | undefined {
+    return converterFor(def, this.storageGroupVersion(def));
   }
 
   /** Adds (or replaces) a resource, e.g. a CRD's version; listeners hear about it. */

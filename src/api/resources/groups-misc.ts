@@ -6,7 +6,7 @@
 import type { GroupSpec } from './define.ts';
 import { SUB_VERBS, fieldOf, statusSub } from './define.ts';
 import * as oc from '../../registry/resources/other/columns.ts';
-import { eventSelectableFields } from '../../registry/resources/core/columns.ts';
+import { eventColumns, eventSelectableFields } from '../../registry/resources/core/columns.ts';
 import { statusStrategy } from '../../registry/resources/strategy-kit.ts';
 import { ageColumn, col, nameColumn } from '../../registry/resources/columns.ts';
 
@@ -33,17 +33,19 @@ export const events: GroupSpec = {
     // Stored as core/v1 Events in the same keys (kube's events.k8s.io shares /registry/events/).
     resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], storage: { group: '', version: 'v1' },
     strategy: statusStrategy({ allowCreateOnUpdate: true, gcPolicy: 'unsupported' }),
+    tableColumns: eventColumns,
+    // Field selectors run on stored (core/v1) objects: the events.k8s.io names read the core fields.
     selectableFields: {
       reason: eventSelectableFields['reason']!,
       type: eventSelectableFields['type']!,
-      reportingController: fieldOf('reportingController'),
-      'regarding.kind': fieldOf('regarding.kind'),
-      'regarding.namespace': fieldOf('regarding.namespace'),
-      'regarding.name': fieldOf('regarding.name'),
-      'regarding.uid': fieldOf('regarding.uid'),
-      'regarding.apiVersion': fieldOf('regarding.apiVersion'),
-      'regarding.resourceVersion': fieldOf('regarding.resourceVersion'),
-      'regarding.fieldPath': fieldOf('regarding.fieldPath'),
+      reportingController: eventSelectableFields['reportingComponent']!,
+      'regarding.kind': eventSelectableFields['involvedObject.kind']!,
+      'regarding.namespace': eventSelectableFields['involvedObject.namespace']!,
+      'regarding.name': eventSelectableFields['involvedObject.name']!,
+      'regarding.uid': eventSelectableFields['involvedObject.uid']!,
+      'regarding.apiVersion': eventSelectableFields['involvedObject.apiVersion']!,
+      'regarding.resourceVersion': eventSelectableFields['involvedObject.resourceVersion']!,
+      'regarding.fieldPath': eventSelectableFields['involvedObject.fieldPath']!,
     },
   }] }],
 };

@@ -139,40 +139,50 @@ export const nodeColumns: TableColumn[] = [
   col('Container-Runtime', 'string', DOCS.containerRuntimeVersion, (o) => orUnknown(get(o, 'status.nodeInfo.containerRuntimeVersion')), { priority: 1 }),
 ];
 
+/**
+ * Event cells read core/v1 names and fall back to events.k8s.io/v1 ones, so the same columns serve both
+ * groups (kube prints both through the internal Event type).
+ */
+const ev = (o: KObject, core: string, events: string): unknown => (o[core] !== undefined ? o[core] : o[events]);
+
 function eventLastSeen(o: KObject): string {
   const series = rec(o['series']);
   if (series['lastObservedTime']) return translateTimestampSince(series['lastObservedTime']);
-  if (o['lastTimestamp']) return translateTimestampSince(o['lastTimestamp']);
+  const last = ev(o, 'lastTimestamp', 'deprecatedLastTimestamp');
+  if (last) return translateTimestampSince(last);
   if (o['eventTime']) return translateTimestampSince(o['eventTime']);
   return translateTimestampSince(o.metadata.creationTimestamp);
 }
 
 function eventFirstSeen(o: KObject): string {
-  if (o['firstTimestamp']) return translateTimestampSince(o['firstTimestamp']);
+  const first = ev(o, 'firstTimestamp', 'deprecatedFirstTimestamp');
+  if (first) return translateTimestampSince(first);
   if (o['eventTime']) return translateTimestampSince(o['eventTime']);
   return translateTimestampSince(o.metadata.creationTimestamp);
 }
 
 function eventSource(o: KObject): string {
-  const src = rec(o['source']);
-  const component = str(src['component']) || str(o['reportingComponent']);
+  const src = rec(ev(o, 'source', 'deprecatedSource'));
+  const component = str(src['component']) || str(ev(o, 'reportingComponent', 'reportingController'));
   const host = str(src['host']) || str(o['reportingInstance']);
   if (!component && !host) return '';
   return host ? `${component}, ${host}` : component;
 }
 
+const involved = (o: KObject) => rec(ev(o, 'involvedObject', 'regarding'));
+
 export const eventColumns: TableColumn[] = [
   col('Last Seen', 'string', DOCS.eventLastTimestamp, eventLastSeen),
   col('Type', 'string', DOCS.eventType, (o) => str(o['type'])),
   col('Reason', 'string', DOCS.eventReason, (o) => str(o['reason'])),
-  col('Object', 'string', DOCS.eventInvolvedObject, (o) => `${str(get(o, 'involvedObject.kind')).toLowerCase()}/${str(get(o, 'involvedObject.name'))}`),
-  col('Subobject', 'string', DOCS.objectRefFieldPath, (o) => str(get(o, 'involvedObject.fieldPath')), { priority: 1 }),
+  col('Object', 'string', DOCS.eventInvolvedObject, (o) => `${str(involved(o)['kind']).toLowerCase()}/${str(involved(o)['name'])}`),
+  col('Subobject', 'string', DOCS.objectRefFieldPath, (o) => str(involved(o)['fieldPath']), { priority: 1 }),
   col('Source', 'string', DOCS.eventSource, eventSource, { priority: 1 }),
-  col('Message', 'string', DOCS.eventMessage, (o) => str(o['message']).trim()),
+  col('Message', 'string', DOCS.eventMessage, (o) => str(ev(o, 'message', 'note')).trim()),
   col('First Seen', 'string', DOCS.eventFirstTimestamp, eventFirstSeen, { priority: 1 }),
   col('Count', 'string', DOCS.eventCount, (o) => {
     const series = rec(o['series']);
-    return series['count'] !== undefined ? String(num(series['count'])) : String(num(o['count']) || 1);
+    return series['count'] !== undefined ? String(num(series['count'])) : String(num(ev(o, 'count', 'deprecatedCount')) || 1);
   }, { priority: 1 }),
   nameColumn(1),
 ];
