@@ -7,7 +7,7 @@ import type { Authenticator } from '../authn/types.ts';
 import type { Authorizer } from '../authz/types.ts';
 
 void test('the chain reads top to bottom in kube-apiserver\'s order', () => {
-  assert.deepEqual(FILTERS.map((f) => f.name), ['audit-id', 'panic-recovery', 'request-info', 'metrics', 'body-limit', 'authentication', 'max-in-flight', 'authorization']);
+  assert.deepEqual(FILTERS.map((f) => f.name), ['audit-id', 'panic-recovery', 'request-info', 'metrics', 'body-limit', 'authentication', 'impersonation', 'max-in-flight', 'authorization']);
 });
 
 interface Written { code: number; body: string; headers: Record<string, unknown> }

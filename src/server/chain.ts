@@ -2,8 +2,8 @@
  * The filter chain, one ordered list read top to bottom (outermost first). Each filter is `withX(next, deps)`;
  * the innermost handler tries the endpoints in order and ends with kube's plain-text 404.
  *
- *   audit id → panic recovery → request info → metrics → body limit → authentication
- *   → (impersonation, audit: later issues) → max-in-flight → authorization → endpoints
+ *   audit id → panic recovery → request info → metrics → body limit → authentication → (audit: later)
+ *   → impersonation → max-in-flight → authorization → endpoints
  */
 import type { Endpoint } from './context.ts';
 import type { Authenticator } from '../authn/types.ts';
@@ -17,6 +17,7 @@ import { withRequestInfo } from './filters/request-info.ts';
 import { withMetrics } from './filters/metrics.ts';
 import { withBodyLimit } from './filters/body-limit.ts';
 import { withAuthentication } from './filters/authentication.ts';
+import { withImpersonation } from './filters/impersonation.ts';
 import { withMaxInFlight } from './filters/max-in-flight.ts';
 import { withAuthorization } from './filters/authorization.ts';
 
@@ -42,6 +43,7 @@ export const FILTERS: readonly { name: string; wrap: Filter }[] = [
   { name: 'metrics', wrap: (n, d) => withMetrics(n, d) },
   { name: 'body-limit', wrap: (n, d) => withBodyLimit(n, d) },
   { name: 'authentication', wrap: (n, d) => withAuthentication(n, d) },
+  { name: 'impersonation', wrap: (n, d) => withImpersonation(n, d) },
   { name: 'max-in-flight', wrap: (n, d) => withMaxInFlight(n, { maxReadOnly: d.maxReadOnlyInFlight, maxMutating: d.maxMutatingInFlight, metrics: d.metrics }) },
   { name: 'authorization', wrap: (n, d) => withAuthorization(n, d) },
 ];

@@ -146,6 +146,11 @@ void test('bearer tokens: file token authenticates, wrong token is 401 even with
   assert.equal(JSON.parse(alice.body).message, 'nodes is forbidden: User "alice" cannot list resource "nodes" in API group "" at the cluster scope: Everything is forbidden.');
   const path403 = await h2get(s, '/foo', { token: 'alice-token' });
   assert.equal(JSON.parse(path403.body).message, 'forbidden: User "alice" cannot get path "/foo": Everything is forbidden.');
+  // impersonation: refused for alice, allowed for a system:masters member (then bob himself is denied)
+  const imp = await h2get(s, '/api/v1/nodes', { token: 'alice-token' }, { 'impersonate-user': 'bob' });
+  assert.equal(JSON.parse(imp.body).message, 'users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope: Everything is forbidden.');
+  const asBob = await h2get(s, '/api/v1/nodes', { token: 'root-token' }, { 'impersonate-user': 'bob' });
+  assert.equal(JSON.parse(asBob.body).message, 'nodes is forbidden: User "bob" cannot list resource "nodes" in API group "" at the cluster scope: Everything is forbidden.');
   const root = await h2get(s, '/api/v1/nodes', { token: 'root-token' });
   assert.equal(root.status, 200);
   assert.deepEqual(JSON.parse(root.body).user, { username: 'root', uid: 'uid-r', groups: ['system:masters', 'system:authenticated'] });

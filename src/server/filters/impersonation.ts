@@ -1,0 +1,157 @@
+/**
+ * Impersonation as kube-apiserver does it: `Impersonate-User` (a `system:serviceaccount:<ns>:<name>` user is
+ * impersonated as that service account), repeatable `Impersonate-Group`, `Impersonate-Uid`, and
+ * `Impersonate-Extra-<key>` (key lower-cased and %-decoded). Each requested piece is authorized separately
+ * with verb `impersonate` on users/groups/serviceaccounts (core) or userextras/uids (authentication.k8s.io);
+ * the first refusal is a 403 about that piece. Groups, extras or a uid without a user is a 400.
+ * On success the request runs as the impersonated user (plus system:authenticated, or system:unauthenticated
+ * for system:anonymous) and the headers are removed.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { UserInfo } from '../../api/types.ts';
+import { errors } from '../../endpoints/status.ts';
+import { respondError } from '../../endpoints/respond.ts';
+import type { Attributes, Authorizer } from '../../authz/types.ts';
+import { forbiddenError } from '../../authz/forbidden.ts';
+import type { ServerHandler } from './types.ts';
+
+const USER = 'impersonate-user';
+const GROUP = 'impersonate-group';
+const UID = 'impersonate-uid';
+const EXTRA = 'impersonate-extra-';
+const SA_PREFIX = 'system:serviceaccount:';
+const AUTHN_GROUP = 'authentication.k8s.io';
+
+interface Piece {
+  kind: 'ServiceAccount' | 'User' | 'Group' | 'UserExtra' | 'UID';
+  namespace: string;
+  name: string;
+  apiVersion: string;
+  fieldPath: string;
+}
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** serviceaccount.SplitUsername: `system:serviceaccount:<ns>:<name>` with valid names. */
+function splitServiceAccount(user: string): { namespace: string; name: string } | undefined {
+  if (!user.startsWith(SA_PREFIX)) return undefined;
+  const parts = user.slice(SA_PREFIX.length).split(':');
+  if (parts.length !== 2) return undefined;
+  const [namespace, name] = parts as [string, string];
+  if (namespace.length > 63 || !DNS_LABEL.test(namespace)) return undefined;
+  if (name.length > 253 || !DNS_SUBDOMAIN.test(name)) return undefined;
+  return { namespace, name };
+}
+
+function all(headers: IncomingHttpHeaders, name: string): string[] {
+  const v = headers[name];
+  if (v === undefined) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+function unescapeExtraKey(k: string): string {
+  try {
+    return decodeURIComponent(k);
+  } catch {
+    return k;
+  }
+}
+
+/** Go's %v of an ObjectReference, as kube's 400 message prints the requests. */
+function goRef(p: Piece): string {
+  return `{${p.kind} ${p.namespace} ${p.name}  ${p.apiVersion}  ${p.fieldPath}}`;
+}
+
+/** The impersonation pieces a request asks for (empty = no impersonation). Throws 400 for pieces without a user. */
+export function impersonationRequests(headers: IncomingHttpHeaders): Piece[] {
+  const out: Piece[] = [];
+  const user = all(headers, USER)[0] ?? '';
+  if (user) {
+    const sa = splitServiceAccount(user);
+    out.push(sa ? { kind: 'ServiceAccount', namespace: sa.namespace, name: sa.name, apiVersion: '', fieldPath: '' }
+      : { kind: 'User', namespace: '', name: user, apiVersion: '', fieldPath: '' });
+  }
+  let more = false;
+  for (const g of all(headers, GROUP)) {
+    more = true;
+    out.push({ kind: 'Group', namespace: '', name: g, apiVersion: '', fieldPath: '' });
+  }
+  for (const h of Object.keys(headers)) {
+    if (!h.startsWith(EXTRA)) continue;
+    more = true;
+    const key = unescapeExtraKey(h.slice(EXTRA.length).toLowerCase());
+    for (const v of all(headers, h)) out.push({ kind: 'UserExtra', namespace: '', name: v, apiVersion: `${AUTHN_GROUP}/v1`, fieldPath: key });
+  }
+  const uid = all(headers, UID)[0] ?? '';
+  if (uid) {
+    more = true;
+    out.push({ kind: 'UID', namespace: '', name: uid, apiVersion: `${AUTHN_GROUP}/v1`, fieldPath: '' });
+  }
+  if (more && !user) throw errors.badRequest(`requested [${out.map(goRef).join(' ')}] without impersonating a user`);
+  return out;
+}
+
+export function withImpersonation(next: ServerHandler, deps: { authorizer: Authorizer }): ServerHandler {
+  return async function impersonation(ctx) {
+    let pieces: Piece[];
+    try {
+      pieces = impersonationRequests(ctx.req.headers);
+    } catch (err) {
+      respondError(ctx, err);
+      return;
+    }
+    if (!pieces.length) {
+      await next(ctx);
+      return;
+    }
+    const groupsSpecified = all(ctx.req.headers, GROUP).length > 0;
+    let username = '';
+    let groups: string[] = [];
+    const extra: Record<string, string[]> = {};
+    let uid = '';
+    for (const p of pieces) {
+      const base = { user: ctx.user, verb: 'impersonate', isResourceRequest: true, path: ctx.info.path, apiVersion: 'v1', namespace: '', name: p.name, subresource: '' };
+      let attrs: Attributes;
+      switch (p.kind) {
+        case 'ServiceAccount':
+          attrs = { ...base, apiGroup: '', resource: 'serviceaccounts', namespace: p.namespace };
+          username = `${SA_PREFIX}${p.namespace}:${p.name}`;
+          if (!groupsSpecified) groups = ['system:serviceaccounts', `system:serviceaccounts:${p.namespace}`];
+          break;
+        case 'User':
+          attrs = { ...base, apiGroup: '', resource: 'users' };
+          username = p.name;
+          break;
+        case 'Group':
+          attrs = { ...base, apiGroup: '', resource: 'groups' };
+          groups.push(p.name);
+          break;
+        case 'UserExtra':
+          attrs = { ...base, apiGroup: AUTHN_GROUP, resource: 'userextras', subresource: p.fieldPath };
+          (extra[p.fieldPath] ??= []).push(p.name);
+          break;
+        case 'UID':
+          attrs = { ...base, apiGroup: AUTHN_GROUP, resource: 'uids' };
+          uid = p.name;
+          break;
+      }
+      const d = await deps.authorizer.authorize(attrs);
+      if (d.kind !== 'allow') {
+        respondError(ctx, forbiddenError(attrs, d.reason));
+        return;
+      }
+    }
+    if (username !== 'system:anonymous') {
+      if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) groups.push('system:authenticated');
+    } else if (!groups.includes('system:unauthenticated')) groups.push('system:unauthenticated');
+    const user: UserInfo = { username, groups };
+    if (uid) user.uid = uid;
+    if (Object.keys(extra).length) user.extra = extra;
+    ctx.user = user;
+    for (const h of Object.keys(ctx.req.headers)) {
+      if (h === USER || h === GROUP || h === UID || h.startsWith(EXTRA)) delete ctx.req.headers[h];
+    }
+    await next(ctx);
+  };
+}
