@@ -129,6 +129,21 @@ void test('timeoutSeconds ends the watch', async () => {
   }
 });
 
+void test('allowWatchBookmarks: a BOOKMARK arrives before a watch deadline (kube sends it 2 s before)', async () => {
+  const rv = await listRv();
+  const w = await srv.watch(`${CM}?watch=1&resourceVersion=${rv}&allowWatchBookmarks=true&timeoutSeconds=4&fieldSelector=metadata.name%3Dnever`);
+  try {
+    const e = await w.next(10_000);
+    assert.equal(e.type, 'BOOKMARK');
+    assert.equal(e.object.kind, 'ConfigMap');
+    assert.equal(e.object.apiVersion, 'v1');
+    assert.ok(Number(e.object.metadata.resourceVersion) >= Number(rv));
+    assert.deepEqual(Object.keys(e.object).sort(), ['apiVersion', 'kind', 'metadata']);
+  } finally {
+    w.close();
+  }
+});
+
 void test('watch across all namespaces sees changes in any', async () => {
   const rv = await listRv('/api/v1/configmaps');
   const w = await srv.watch(`/api/v1/configmaps?watch=1&resourceVersion=${rv}&labelSelector=everywhere`);
