@@ -244,6 +244,7 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     maxRequestsInflight: v.get('max-requests-inflight') as number,
     maxMutatingRequestsInflight: v.get('max-mutating-requests-inflight') as number,
     minRequestTimeoutSeconds: v.get('min-request-timeout') as number,
+    requestTimeoutMs: v.get('request-timeout') as number,
     watchCache: v.get('watch-cache') as boolean,
     garbageCollector: v.get('enable-garbage-collector') as boolean,
     rawFlags: v,

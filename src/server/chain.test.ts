@@ -7,7 +7,7 @@ import type { Authenticator } from '../authn/types.ts';
 import type { Authorizer } from '../authz/types.ts';
 
 void test('the chain reads top to bottom in kube-apiserver\'s order', () => {
-  assert.deepEqual(FILTERS.map((f) => f.name), ['audit-id', 'panic-recovery', 'request-info', 'metrics', 'body-limit', 'authentication', 'impersonation', 'max-in-flight', 'authorization']);
+  assert.deepEqual(FILTERS.map((f) => f.name), ['audit-id', 'panic-recovery', 'request-info', 'request-timeout', 'metrics', 'body-limit', 'authentication', 'impersonation', 'max-in-flight', 'authorization']);
 });
 
 interface Written { code: number; body: string; headers: Record<string, unknown> }
@@ -49,7 +49,7 @@ void test('each stage sees what earlier stages set: info before authn, user befo
     },
   };
   const chain = buildChain({
-    authenticator, authorizer, metrics: new Metrics(), maxReadOnlyInFlight: 0, maxMutatingInFlight: 0, maxBodyBytes: 10, log: () => {},
+    authenticator, authorizer, metrics: new Metrics(), maxReadOnlyInFlight: 0, maxMutatingInFlight: 0, maxBodyBytes: 10, requestTimeoutMs: 0, log: () => {},
     endpoints: [async (ctx) => { seen.push(`endpoint ${ctx.auditId ? 'audited' : 'no-audit'} ${ctx.info.verb}`); if (ctx.info.path === '/throw') throw new Error('x'); return ctx.info.isResourceRequest; }],
   });
   const ok = ctxFor('GET', '/api/v1/namespaces/a/pods', { authorization: 'Bearer good' });

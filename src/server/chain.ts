@@ -2,7 +2,7 @@
  * The filter chain, one ordered list read top to bottom (outermost first). Each filter is `withX(next, deps)`;
  * the innermost handler tries the endpoints in order and ends with kube's plain-text 404.
  *
- *   audit id → panic recovery → request info → metrics → body limit → authentication → (audit: later)
+ *   audit id → panic recovery → request info → request timeout → metrics → body limit → authentication → (audit: later)
  *   → impersonation → max-in-flight → authorization → endpoints
  */
 import type { Endpoint } from './context.ts';
@@ -15,6 +15,7 @@ import { withAuditId } from './filters/audit-id.ts';
 import { withPanicRecovery } from './filters/panic-recovery.ts';
 import { withRequestInfo } from './filters/request-info.ts';
 import { withMetrics } from './filters/metrics.ts';
+import { withRequestTimeout } from './filters/request-timeout.ts';
 import { withBodyLimit } from './filters/body-limit.ts';
 import { withAuthentication } from './filters/authentication.ts';
 import { withImpersonation } from './filters/impersonation.ts';
@@ -30,6 +31,8 @@ export interface ChainDeps {
   readonly maxReadOnlyInFlight: number;
   readonly maxMutatingInFlight: number;
   readonly maxBodyBytes: number;
+  /** `--request-timeout` in ms for requests that are not long-running; 0 = none. */
+  readonly requestTimeoutMs: number;
   readonly log: (line: string) => void;
 }
 
@@ -40,6 +43,7 @@ export const FILTERS: readonly { name: string; wrap: Filter }[] = [
   { name: 'audit-id', wrap: (n) => withAuditId(n) },
   { name: 'panic-recovery', wrap: (n, d) => withPanicRecovery(n, d) },
   { name: 'request-info', wrap: (n) => withRequestInfo(n) },
+  { name: 'request-timeout', wrap: (n, d) => withRequestTimeout(n, d) },
   { name: 'metrics', wrap: (n, d) => withMetrics(n, d) },
   { name: 'body-limit', wrap: (n, d) => withBodyLimit(n, d) },
   { name: 'authentication', wrap: (n, d) => withAuthentication(n, d) },

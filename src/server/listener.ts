@@ -105,6 +105,7 @@ export async function listen(o: ListenerOptions): Promise<Listener> {
     const ctx: ServerContext = {
       req, res, url, query: url.searchParams, info: placeholderInfo(method, url.pathname),
       user: { username: '', groups: [] }, auditId: '', warnings: [], get signal() { return abort.signal; }, startTime: Date.now(),
+      abortRequest: () => abort.abort(),
     };
     // HTTP/1.1 keep-alive sockets stop being reused once we are closing.
     if (closing && 'shouldKeepAlive' in res) (res as ServerResponse).shouldKeepAlive = false;

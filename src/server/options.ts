@@ -49,6 +49,8 @@ export interface ServerOptions {
   maxRequestsInflight?: number;
   /** `--max-mutating-requests-inflight` (default 200; 0 = unlimited). */
   maxMutatingRequestsInflight?: number;
+  /** `--request-timeout` in ms (default 60s) for requests that are not long-running. */
+  requestTimeoutMs?: number;
   /** `--min-request-timeout` in seconds (default 1800): the base for watch timeouts. */
   minRequestTimeoutSeconds?: number;
   /** `--watch-cache` (default true): serve reads and watches from per-resource caches. */
@@ -89,6 +91,7 @@ export interface ResolvedOptions {
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   minRequestTimeoutSeconds: number;
+  requestTimeoutMs: number;
   controllers: boolean;
   watchCache: boolean;
   garbageCollector: boolean;
@@ -152,6 +155,7 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     maxRequestsInflight: nonNegative('--max-requests-inflight', o.maxRequestsInflight, 400),
     maxMutatingRequestsInflight: nonNegative('--max-mutating-requests-inflight', o.maxMutatingRequestsInflight, 200),
     minRequestTimeoutSeconds: nonNegative('--min-request-timeout', o.minRequestTimeoutSeconds, 1800),
+    requestTimeoutMs: nonNegative('--request-timeout', o.requestTimeoutMs, 60_000),
     controllers: o.controllers ?? true,
     watchCache: o.watchCache ?? true,
     garbageCollector: o.garbageCollector ?? true,

@@ -290,6 +290,18 @@ void test('a client that goes away aborts its request\'s signal (the watch handl
   }
 });
 
+void test('request timeout: 504 for a stuck request, its signal aborted; ?timeout shortens; bad ?timeout is 400', async () => {
+  const s = await start({ requestTimeoutMs: 60_000 });
+  const r = await h2get(s, '/slow?timeout=50ms');
+  assert.equal(r.status, 504);
+  assert.deepEqual(JSON.parse(r.body), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Timeout: request did not complete within the allotted timeout', reason: 'Timeout', details: {}, code: 504 });
+  while (s.listener.inFlight() > 0) await new Promise((res) => setImmediate(res));
+  const bad = await h2get(s, '/version?timeout=soon');
+  assert.equal(bad.status, 400);
+  assert.equal(JSON.parse(bad.body).message, 'invalid timeout specified in the request URL - time: invalid duration "soon"');
+  assert.equal((await h2get(s, '/version?timeout=30s')).status, 200);
+});
+
 void test('metrics count requests by kube labels', async () => {
   const s = await start();
   await h2get(s, '/api/v1/namespaces/default/pods/p1');

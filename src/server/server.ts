@@ -74,6 +74,7 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
     maxReadOnlyInFlight: o.maxRequestsInflight,
     maxMutatingInFlight: o.maxMutatingRequestsInflight,
     maxBodyBytes: MAX_REQUEST_BODY_BYTES,
+    requestTimeoutMs: o.requestTimeoutMs,
     log: o.log,
   });
   const listener = await listen({

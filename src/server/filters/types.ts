@@ -4,5 +4,8 @@
  */
 import type { RequestContext } from '../context.ts';
 
-export type ServerContext = { -readonly [K in keyof RequestContext]: RequestContext[K] };
+export type ServerContext = { -readonly [K in keyof RequestContext]: RequestContext[K] } & {
+  /** Aborts `signal` (the listener provides it; the request-timeout filter uses it). */
+  abortRequest?: () => void;
+};
 export type ServerHandler = (ctx: ServerContext) => Promise<void>;
