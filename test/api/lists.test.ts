@@ -99,6 +99,9 @@ void test('a malformed continue token is 400 as kube-apiserver words it', async 
   assertMatchesReference(await srv.request('GET', `${CM}?limit=1&continue=gQ`), '400-bad-continue.json');
   assertStatus(await srv.request('GET', `${CM}?limit=1&continue=not-base64!`), 400, 'BadRequest', /^invalid continue token/);
   assertStatus(await srv.request('GET', `${CM}?continue=gQ&resourceVersion=5&resourceVersionMatch=NotOlderThan`), 422, 'Invalid', /resourceVersionMatch is forbidden when continue is provided/);
+  const p1 = (await srv.request('GET', `${CM}?limit=1`)).json();
+  assertStatus(await srv.request('GET', `${CM}?limit=1&resourceVersion=${p1.metadata.resourceVersion}&continue=${encodeURIComponent(p1.metadata.continue)}`), 400, 'BadRequest',
+    'specifying resource version is not allowed when using continue');
 });
 
 void test('label selectors: equality, set-based, existence', async () => {
