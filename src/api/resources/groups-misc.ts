@@ -6,6 +6,7 @@
 import type { GroupSpec } from './define.ts';
 import { SUB_VERBS, fieldOf, statusSub } from './define.ts';
 import * as oc from '../../registry/resources/other/columns.ts';
+import * as ac from '../../registry/resources/other/columns-admin.ts';
 import { eventColumns, eventSelectableFields } from '../../registry/resources/core/columns.ts';
 import { statusStrategy } from '../../registry/resources/strategy-kit.ts';
 import { ageColumn, col, nameColumn } from '../../registry/resources/columns.ts';
@@ -22,7 +23,7 @@ export const apiregistration: GroupSpec = {
   group: 'apiregistration.k8s.io',
   versions: [{ version: 'v1', resources: [{
     resource: 'apiservices', kind: 'APIService', namespaced: false, categories: API_EXT, subresources: [statusSub],
-    storagePrefix: '/registry/apiregistration.k8s.io/apiservices/', nameRule: 'path-segment',
+    storagePrefix: '/registry/apiregistration.k8s.io/apiservices/', nameRule: 'path-segment', tableColumns: ac.apiServiceColumns,
     strategy: statusStrategy({ status: true, allowUnconditionalUpdate: false }),
   }] }],
 };
@@ -101,9 +102,9 @@ export const networking: GroupSpec = {
       resource: 'ingresses', kind: 'Ingress', namespaced: true, shortNames: ['ing'], subresources: [statusSub],
       storagePrefix: '/registry/ingress/', tableColumns: oc.ingressColumns, strategy: withStatusGenCOU,
     },
-    { resource: 'ipaddresses', kind: 'IPAddress', namespaced: false, shortNames: ['ip'], strategy: plain },
+    { resource: 'ipaddresses', kind: 'IPAddress', namespaced: false, shortNames: ['ip'], tableColumns: ac.ipAddressColumns, strategy: plain },
     { resource: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'], tableColumns: oc.networkPolicyColumns, strategy: genCOU },
-    { resource: 'servicecidrs', kind: 'ServiceCIDR', namespaced: false, subresources: [statusSub], strategy: withStatus },
+    { resource: 'servicecidrs', kind: 'ServiceCIDR', namespaced: false, subresources: [statusSub], tableColumns: ac.serviceCIDRColumns, strategy: withStatus },
   ] }],
 };
 
@@ -129,20 +130,20 @@ export const storage: GroupSpec = {
   group: 'storage.k8s.io',
   versions: [{ version: 'v1', resources: [
     { resource: 'csidrivers', kind: 'CSIDriver', namespaced: false, strategy: plain },
-    { resource: 'csinodes', kind: 'CSINode', namespaced: false, strategy: plain },
-    { resource: 'csistoragecapacities', kind: 'CSIStorageCapacity', namespaced: true, strategy: plain },
+    { resource: 'csinodes', kind: 'CSINode', namespaced: false, tableColumns: ac.csiNodeColumns, strategy: plain },
+    { resource: 'csistoragecapacities', kind: 'CSIStorageCapacity', namespaced: true, tableColumns: ac.csiStorageCapacityColumns, strategy: plain },
     { resource: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'], tableColumns: oc.storageClassColumns, strategy: plain },
-    { resource: 'volumeattachments', kind: 'VolumeAttachment', namespaced: false, subresources: [statusSub], strategy: withStatus },
+    { resource: 'volumeattachments', kind: 'VolumeAttachment', namespaced: false, subresources: [statusSub], tableColumns: ac.volumeAttachmentColumns, strategy: withStatus },
   ] }],
 };
 
 export const admissionregistration: GroupSpec = {
   group: 'admissionregistration.k8s.io',
   versions: [{ version: 'v1', resources: [
-    { resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: API_EXT, strategy: statusStrategy({ generation: true, allowCreateOnUpdate: true }) },
-    { resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false, categories: API_EXT, subresources: [statusSub], strategy: withStatusGen },
-    { resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false, categories: API_EXT, strategy: statusStrategy({ generation: true }) },
-    { resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: API_EXT, strategy: statusStrategy({ generation: true, allowCreateOnUpdate: true }) },
+    { resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: API_EXT, tableColumns: ac.mutatingWebhookColumns, strategy: statusStrategy({ generation: true, allowCreateOnUpdate: true }) },
+    { resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false, categories: API_EXT, subresources: [statusSub], tableColumns: ac.validatingAdmissionPolicyColumns, strategy: withStatusGen },
+    { resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false, categories: API_EXT, tableColumns: ac.validatingAdmissionPolicyBindingColumns, strategy: statusStrategy({ generation: true }) },
+    { resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: API_EXT, tableColumns: ac.validatingWebhookColumns, strategy: statusStrategy({ generation: true, allowCreateOnUpdate: true }) },
   ] }],
 };
 
@@ -187,7 +188,8 @@ export const discovery: GroupSpec = {
       col('Ports', 'string', 'ports specifies the list of network ports exposed by each endpoint in this slice. Each port must have a unique name. When ports is empty, it indicates that there are no defined ports. When a port is defined with a nil port value, it indicates "all ports". Each slice may include a maximum of 100 ports.', (o) => {
         const ports = Array.isArray(o['ports']) ? (o['ports'] as Array<Record<string, unknown>>) : [];
         if (!ports.length) return '<unset>';
-        return ports.map((p) => (typeof p['port'] === 'number' ? String(p['port']) : '<unset>')).join(',');
+        const list = ports.map((p) => (typeof p['port'] === 'number' ? String(p['port']) : typeof p['name'] === 'string' ? p['name'] : '*'));
+        return list.length > 3 ? `${list.slice(0, 3).join(',')} + ${list.length - 3} more...` : list.join(',');
       }),
       col('Endpoints', 'string', 'endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.', (o) => {
         const eps = Array.isArray(o['endpoints']) ? (o['endpoints'] as Array<Record<string, unknown>>) : [];
@@ -203,8 +205,8 @@ export const discovery: GroupSpec = {
 export const flowcontrol: GroupSpec = {
   group: 'flowcontrol.apiserver.k8s.io',
   versions: [{ version: 'v1', resources: [
-    { resource: 'flowschemas', kind: 'FlowSchema', namespaced: false, subresources: [statusSub], strategy: withStatusGen },
-    { resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false, subresources: [statusSub], strategy: withStatusGen },
+    { resource: 'flowschemas', kind: 'FlowSchema', namespaced: false, subresources: [statusSub], tableColumns: ac.flowSchemaColumns, strategy: withStatusGen },
+    { resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false, subresources: [statusSub], tableColumns: ac.priorityLevelColumns, strategy: withStatusGen },
   ] }],
 };
 

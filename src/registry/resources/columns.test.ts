@@ -93,3 +93,32 @@ void test('label selectors print as kube does', () => {
   assert.equal(formatLabelSelector({ matchLabels: { b: '2', a: '1' }, matchExpressions: [{ key: 'k', operator: 'In', values: ['x', 'y'] }, { key: 'e', operator: 'Exists' }, { key: 'n', operator: 'DoesNotExist' }] }),
     'a=1,b=2,k in (x,y),e,!n');
 });
+
+void test('column descriptions quoting v1 API docs match the published OpenAPI', () => {
+  const swagger = JSON.parse(readFileSync(join(REF, '../openapi-v1.32/swagger.json'), 'utf8')) as { definitions: Record<string, { properties: Record<string, { description?: string }> }> };
+  const doc = (type: string, field: string) => swagger.definitions[type]!.properties[field]!.description;
+  const catalog = Catalog.builtin();
+  const cases: Array<[string, string, string, string, string]> = [
+    ['flowcontrol.apiserver.k8s.io', 'flowschemas', 'MatchingPrecedence', 'io.k8s.api.flowcontrol.v1.FlowSchemaSpec', 'matchingPrecedence'],
+    ['flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations', 'HandSize', 'io.k8s.api.flowcontrol.v1.QueuingConfiguration', 'handSize'],
+    ['flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations', 'NominalConcurrencyShares', 'io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration', 'nominalConcurrencyShares'],
+    ['storage.k8s.io', 'volumeattachments', 'Attached', 'io.k8s.api.storage.v1.VolumeAttachmentStatus', 'attached'],
+    ['storage.k8s.io', 'csistoragecapacities', 'Capacity', 'io.k8s.api.storage.v1.CSIStorageCapacity', 'capacity'],
+    ['storage.k8s.io', 'storageclasses', 'VolumeBindingMode', 'io.k8s.api.storage.v1.StorageClass', 'volumeBindingMode'],
+    ['scheduling.k8s.io', 'priorityclasses', 'Global-Default', 'io.k8s.api.scheduling.v1.PriorityClass', 'globalDefault'],
+    ['coordination.k8s.io', 'leases', 'Holder', 'io.k8s.api.coordination.v1.LeaseSpec', 'holderIdentity'],
+    ['', 'persistentvolumes', 'Reclaim Policy', 'io.k8s.api.core.v1.PersistentVolumeSpec', 'persistentVolumeReclaimPolicy'],
+    ['', 'persistentvolumeclaims', 'Access Modes', 'io.k8s.api.core.v1.PersistentVolumeClaimStatus', 'accessModes'],
+    ['', 'events', 'Subobject', 'io.k8s.api.core.v1.ObjectReference', 'fieldPath'],
+    ['', 'endpoints', 'Endpoints', 'io.k8s.api.core.v1.Endpoints', 'subsets'],
+    ['', 'replicationcontrollers', 'Selector', 'io.k8s.api.core.v1.ReplicationControllerSpec', 'selector'],
+    ['batch', 'cronjobs', 'Timezone', 'io.k8s.api.batch.v1.CronJobSpec', 'timeZone'],
+    ['autoscaling', 'horizontalpodautoscalers', 'MinPods', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'minReplicas'],
+    ['discovery.k8s.io', 'endpointslices', 'Ports', 'io.k8s.api.discovery.v1.EndpointSlice', 'ports'],
+  ];
+  for (const [g, r, name, type, field] of cases) {
+    const def = catalog.lookup(g, g === 'autoscaling' ? 'v2' : 'v1', r)!;
+    const c = def.tableColumns!.find((x) => x.name === name)!;
+    assert.equal(c.description, doc(type, field), `${r} ${name}`);
+  }
+});

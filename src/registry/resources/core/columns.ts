@@ -79,6 +79,7 @@ export const serviceColumns: TableColumn[] = [
 ];
 
 function formatEndpoints(o: KObject): string {
+  if (!arr(o['subsets']).length) return '<none>';
   const out: string[] = [];
   let count = 0;
   for (const s of arr(o['subsets']).map(rec)) {
@@ -89,7 +90,6 @@ function formatEndpoints(o: KObject): string {
       for (const p of ports) { out.push(`${ip}:${num(p['port'])}`); count++; }
     }
   }
-  if (!count) return '<none>';
   return joinLimited(out, 3);
 }
 
