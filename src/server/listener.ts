@@ -67,6 +67,9 @@ export async function listen(o: ListenerOptions): Promise<Listener> {
     requestCert: true,
     rejectUnauthorized: false,
     settings: { maxConcurrentStreams: o.maxStreamsPerConnection ?? 1000 },
+    // kubectl multiplexes everything (large lists, many watches) over one connection; Node's 10 MB default
+    // per session would answer ENHANCE_YOUR_CALM under that load.
+    maxSessionMemory: 256,
   });
   server.setTimeout(0);
 
