@@ -142,3 +142,22 @@ void describe('create and get', () => {
     assert.deepEqual([bad.code, bad.message], [400, 'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax']);
   });
 });
+
+void describe('status on create', () => {
+  void it('kinds may keep the caller\'s status on create (allowStatusOnCreate, e.g. nodes)', async () => {
+    const env = await testEnv();
+    try {
+      const d = env.registry.lookup('apps', 'v1', 'deployments')!;
+      const saved = d.def.strategy;
+      d.def.strategy = { ...saved, allowStatusOnCreate: true } as typeof saved;
+      try {
+        const out = await d.create(sys('default'), { metadata: { name: 'n' }, spec: {}, status: { replicas: 4 } }, {});
+        assert.deepEqual(out['status'], { replicas: 4 });
+      } finally {
+        d.def.strategy = saved;
+      }
+    } finally {
+      await env.close();
+    }
+  });
+});

@@ -58,7 +58,7 @@ export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, n
   // What the request sets, defaulted: the managedFields scope (the field manager runs before the strategy).
   const requested = clone(obj);
   strategy.defaults?.(requested);
-  if (hasSubresource(def, 'status')) resetStatusOnCreate(obj);
+  if (hasSubresource(def, 'status') && !strategy.allowStatusOnCreate) resetStatusOnCreate(obj);
   strategy.prepareForCreate?.(obj, sctx);
   strategy.defaults?.(obj);
   const errs: FieldError[] = [
@@ -68,7 +68,7 @@ export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, n
   if (errs.length) throw errors.invalid(core.kind(obj.metadata.name ?? ''), errs);
   for (const w of strategy.warnings?.(obj, undefined) ?? []) ctx.warnings.push(w);
   strategy.canonicalize?.(obj);
-  recordWrite(obj, { manager: ctx.fieldManager, apiVersion: core.apiVersion(), subresource: ctx.subresource, time: rfc3339(now), old: undefined, scope: managedScope(core, ctx, requested) });
+  recordWrite(obj, { manager: ctx.fieldManager, apiVersion: core.apiVersion(), subresource: ctx.subresource, time: rfc3339(now), old: undefined, scope: managedScope(core, ctx, requested, true) });
   return obj;
 }
 
@@ -76,9 +76,9 @@ export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, n
  * The fields a request may own: its (defaulted) body, minus the reset fields of kinds with a status
  * sub-resource (status on main writes; everything but status on status writes).
  */
-export function managedScope(core: StoreCore, ctx: OpContext, requested: KObject): FieldSet {
+export function managedScope(core: StoreCore, ctx: OpContext, requested: KObject, creating: boolean): FieldSet {
   const set = fieldSetOf(requested);
-  if (!hasSubresource(core.def, 'status')) return set;
+  if (!hasSubresource(core.def, 'status') || (creating && core.strategy.allowStatusOnCreate)) return set;
   if (ctx.subresource === 'status') return set['f:status'] ? { 'f:status': set['f:status'] } : {};
   delete set['f:status'];
   return set;

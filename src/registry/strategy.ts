@@ -24,6 +24,11 @@ export interface RegistryStrategy extends Strategy {
    * 'orphan' (adds the `orphan` finalizer), or 'unsupported' (never adds GC finalizers).
    */
   defaultGarbageCollectionPolicy?: 'background' | 'orphan' | 'unsupported';
+  /**
+   * Kinds with a status sub-resource normally get an empty status on create; true keeps the caller's status
+   * (kube's nodes: the kubelet registers a node with its status).
+   */
+  allowStatusOnCreate?: boolean;
 }
 
 export function registryStrategy(def: ResourceDef): RegistryStrategy {

@@ -90,7 +90,7 @@ export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, o
   }
   for (const w of strategy.warnings?.(obj, old) ?? []) ctx.warnings.push(w);
   strategy.canonicalize?.(obj);
-  recordWrite(obj, { manager: ctx.fieldManager, apiVersion: core.apiVersion(), subresource: ctx.subresource, time: rfc3339(now), old, scope: managedScope(core, ctx, requested) });
+  recordWrite(obj, { manager: ctx.fieldManager, apiVersion: core.apiVersion(), subresource: ctx.subresource, time: rfc3339(now), old, scope: managedScope(core, ctx, requested, false) });
   return obj;
 }
 
