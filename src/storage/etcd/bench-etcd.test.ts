@@ -15,6 +15,7 @@ void it('runEtcdBench reports ours against the raw etcd3 baseline for serial and
   );
   for (const r of ours) {
     assert.ok(r.value > 0 && r.baseline! > 0, `${r.name}: ${r.value} vs ${r.baseline}`);
-    assert.equal(r.ratio, Math.round((r.value / r.baseline!) * 100) / 100);
+    // value and baseline are rounded for display; the ratio comes from the unrounded rates.
+    assert.ok(Math.abs(r.ratio! - r.value / r.baseline!) < 0.02, `${r.name}: ratio ${r.ratio}`);
   }
 });

@@ -291,6 +291,31 @@ describe('etcd store', () => {
     }
   });
 
+  it('reports progress to watches that ask for it (etcd notifies synced watchers)', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const s = await open();
+    try {
+      const c = await s.create('/pg/a', enc('1'));
+      assert.ok(c.succeeded);
+      const asked = collector();
+      const notAsked = collector();
+      const h1 = s.watch('/pg/', { fromRevision: c.revision, progressNotify: true }, asked.listener);
+      const h2 = s.watch('/pg/', { fromRevision: c.revision }, notAsked.listener);
+      // Another prefix moves the store's revision; the progress notification carries it.
+      const other = await s.create('/elsewhere/x', enc('x'));
+      assert.ok(other.succeeded);
+      // test/support/etcd.ts runs etcd with a 1 s progress-notify interval.
+      await asked.until(() => asked.progress.some((r) => r >= other.revision));
+      h1.dispose();
+      h2.dispose();
+      assert.deepEqual(asked.events, []);
+      assert.deepEqual(notAsked.progress, []);
+      assert.deepEqual(asked.progress, [...asked.progress].sort((a, b) => a - b));
+    } finally {
+      await s.close();
+    }
+  });
+
   it('ends a watch below the compacted revision with CompactedError', async (t) => {
     if (skipReason) return t.skip(skipReason);
     const s = await open();
