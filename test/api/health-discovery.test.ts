@@ -99,3 +99,11 @@ void test('aggregated discovery v2 (what kubectl 1.33 asks for)', async () => {
   assert.equal(core.kind, 'APIGroupDiscoveryList');
   assert.ok(core.items[0].versions[0].resources.some((x: any) => x.resource === 'configmaps'));
 });
+
+void test('HTTP/2 and HTTP/1.1 on the same port', async () => {
+  const h2 = await srv.request('GET', '/api/v1/namespaces/default', { http2: true });
+  assert.equal(h2.status, 200, h2.text);
+  assert.equal(h2.json().metadata.name, 'default');
+  const h1 = await srv.request('GET', '/api/v1/namespaces/default');
+  assert.equal(h1.json().metadata.uid, h2.json().metadata.uid);
+});
