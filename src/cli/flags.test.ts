@@ -46,6 +46,12 @@ void test('durations, maps and token file', () => {
   assert.equal(d.options.watchCache, false);
   assert.equal(d.options.garbageCollector, false);
   assert.equal(d.options.advertiseAddress, '10.0.0.5');
+  const t = parseCommandLine(['--tls-min-version=VersionTLS13', '--http2-max-streams-per-connection=50', '--cert-dir=/c']);
+  assert.equal(t.options.tlsMinVersion, 'TLSv1.3');
+  assert.equal(t.options.http2MaxStreamsPerConnection, 50);
+  assert.equal(t.options.certDir, '/c');
+  assert.throws(() => parseCommandLine(['--tls-min-version=TLS9']), /--tls-min-version: unknown tls version "TLS9"/);
+  assert.throws(() => parseCommandLine(['--tls-cipher-suites=TLS_AES_128_GCM_SHA256']), /choosing TLS cipher suites is not implemented yet/);
 });
 
 void test('authorization modes: unknown refused, later ones refused by name', () => {

@@ -159,6 +159,7 @@ const NOT_YET: Record<string, string> = {
   'tracing-config-file': 'tracing',
   'admission-control-config-file': 'admission configuration',
   'tls-sni-cert-key': 'SNI serving certificates',
+  'tls-cipher-suites': 'choosing TLS cipher suites',
   'etcd-servers-overrides': 'per-resource etcd servers',
 };
 
@@ -212,6 +213,10 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
   }
   if (new Set(modes).size !== modes.length) throw new FlagError(`--authorization-mode: authorization-mode ${JSON.stringify(modes.join(','))} has mode specified more than once`);
 
+  const tlsMin = str('tls-min-version');
+  const TLS_VERSIONS: Record<string, 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'> = { VersionTLS10: 'TLSv1', VersionTLS11: 'TLSv1.1', VersionTLS12: 'TLSv1.2', VersionTLS13: 'TLSv1.3' };
+  if (tlsMin && !TLS_VERSIONS[tlsMin]) throw new FlagError(`--tls-min-version: unknown tls version ${JSON.stringify(tlsMin)}; possible values: ${Object.keys(TLS_VERSIONS).join(', ')}`);
+
   const notices: string[] = [];
   const anonymousAuth = v.get('anonymous-auth') as boolean;
   if (anonymousAuth && modes.includes('AlwaysAllow')) {
@@ -245,6 +250,9 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     maxMutatingRequestsInflight: v.get('max-mutating-requests-inflight') as number,
     minRequestTimeoutSeconds: v.get('min-request-timeout') as number,
     requestTimeoutMs: v.get('request-timeout') as number,
+    tlsMinVersion: tlsMin ? TLS_VERSIONS[tlsMin] : undefined,
+    http2MaxStreamsPerConnection: (v.get('http2-max-streams-per-connection') as number) || undefined,
+    certDir: opt('cert-dir'),
     watchCache: v.get('watch-cache') as boolean,
     garbageCollector: v.get('enable-garbage-collector') as boolean,
     rawFlags: v,

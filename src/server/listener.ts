@@ -26,6 +26,8 @@ export interface ListenerOptions {
   readonly log?: (line: string) => void;
   /** `--http2-max-streams-per-connection`; kube-apiserver uses 1000. */
   readonly maxStreamsPerConnection?: number;
+  /** `--tls-min-version`; default TLSv1.2 as kube-apiserver. */
+  readonly minTlsVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 }
 
 export interface Listener {
@@ -64,6 +66,7 @@ export async function listen(o: ListenerOptions): Promise<Listener> {
     cert: o.certPem,
     ca: [...o.clientCaPems],
     allowHTTP1: true,
+    minVersion: o.minTlsVersion ?? 'TLSv1.2',
     requestCert: true,
     rejectUnauthorized: false,
     settings: { maxConcurrentStreams: o.maxStreamsPerConnection ?? 1000 },

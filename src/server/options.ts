@@ -53,6 +53,12 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** `--min-request-timeout` in seconds (default 1800): the base for watch timeouts. */
   minRequestTimeoutSeconds?: number;
+  /** `--tls-min-version` as Node names it (default TLSv1.2, as kube). */
+  tlsMinVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+  /** `--http2-max-streams-per-connection` (default 1000). */
+  http2MaxStreamsPerConnection?: number;
+  /** `--cert-dir`: where the generated certificates live (default: the data dir). */
+  certDir?: string;
   /** `--watch-cache` (default true): serve reads and watches from per-resource caches. */
   watchCache?: boolean;
   /** `--enable-garbage-collector` (default true). */
@@ -93,6 +99,9 @@ export interface ResolvedOptions {
   minRequestTimeoutSeconds: number;
   requestTimeoutMs: number;
   controllers: boolean;
+  tlsMinVersion: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+  http2MaxStreamsPerConnection: number;
+  certDir: string | undefined;
   watchCache: boolean;
   garbageCollector: boolean;
   log: (line: string) => void;
@@ -157,6 +166,9 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     minRequestTimeoutSeconds: nonNegative('--min-request-timeout', o.minRequestTimeoutSeconds, 1800),
     requestTimeoutMs: nonNegative('--request-timeout', o.requestTimeoutMs, 60_000),
     controllers: o.controllers ?? true,
+    tlsMinVersion: o.tlsMinVersion ?? 'TLSv1.2',
+    http2MaxStreamsPerConnection: o.http2MaxStreamsPerConnection ?? 1000,
+    certDir: o.certDir ? path.resolve(o.certDir) : dataDir,
     watchCache: o.watchCache ?? true,
     garbageCollector: o.garbageCollector ?? true,
     log: o.log ?? (() => {}),

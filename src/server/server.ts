@@ -79,7 +79,7 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
   });
   const listener = await listen({
     host: o.bindAddress, port: o.port, certPem: c.pki.servingCertPem, keyPem: c.pki.servingKeyPem,
-    clientCaPems: c.pki.clientCaPems, handler, log: o.log,
+    clientCaPems: c.pki.clientCaPems, handler, log: o.log, minTlsVersion: o.tlsMinVersion, maxStreamsPerConnection: o.http2MaxStreamsPerConnection,
   });
   let shutdownPromise: Promise<void> | undefined;
   return {

@@ -51,7 +51,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   };
   try {
     const pki = await ensurePki({
-      dataDir: o.dataDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
+      dataDir: o.certDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
       extraSans: [o.advertiseAddress],
     });
     const store = await openStore({
