@@ -37,3 +37,15 @@ void describe('managedFields placeholder', () => {
     assert.equal(o.metadata.managedFields, undefined);
   });
 });
+
+void describe('managedFields removals', () => {
+  void it('a removed field leaves every manager', () => {
+    const old: KObject = { metadata: { name: 'x', managedFields: [
+      { manager: 'a', operation: 'Update', apiVersion: 'v1', time: 't0', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } } },
+      { manager: 'b', operation: 'Update', apiVersion: 'v1', time: 't0', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:j': {} } } },
+    ] }, data: { k: '1', j: '2' } };
+    const next: KObject = { metadata: { name: 'x' }, data: { k: '1' } };
+    recordWrite(next, { manager: 'b', apiVersion: 'v1', subresource: '', time: 't1', old });
+    assert.deepEqual(next.metadata.managedFields!.map((m) => [m.manager, m.fieldsV1]), [['a', { 'f:data': { '.': {}, 'f:k': {} } }]]);
+  });
+});

@@ -162,28 +162,26 @@ export function recordWrite(obj: KObject, opts: RecordWriteOptions): void {
     else delete obj.metadata.managedFields;
     return;
   }
+  // Fields that disappeared belong to nobody any more; changed ones move to the writer.
+  const removed = opts.old ? subtract(fieldSetOf(opts.old), fieldSetOf(obj)) : {};
+  const isMine = (e: ManagedFieldsEntry) => e.manager === opts.manager && e.operation === 'Update'
+    && e.apiVersion === opts.apiVersion && (e.subresource ?? '') === opts.subresource;
+  const mine = base.find(isMine);
+  const ownSet = sorted(subtract(union((mine?.fieldsV1 ?? {}) as FieldSet, changed), removed));
+  const own: ManagedFieldsEntry | undefined = Object.keys(ownSet).length ? {
+    manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, time: opts.time,
+    fieldsType: 'FieldsV1', fieldsV1: ownSet, ...(opts.subresource ? { subresource: opts.subresource } : {}),
+  } : undefined;
   const entries: ManagedFieldsEntry[] = [];
-  let mine: ManagedFieldsEntry | undefined;
   for (const e of base) {
-    const isMine = e.manager === opts.manager && e.operation === 'Update' && e.apiVersion === opts.apiVersion
-      && (e.subresource ?? '') === opts.subresource;
-    if (isMine) {
-      mine = e;
+    if (e === mine) {
+      if (own) entries.push(own); // keeps its place in the list
       continue;
     }
-    const rest = subtract((e.fieldsV1 ?? {}) as FieldSet, changed);
+    const rest = subtract(subtract((e.fieldsV1 ?? {}) as FieldSet, changed), removed);
     if (Object.keys(rest).length) entries.push({ ...e, fieldsV1: rest });
   }
-  const ownSet = sorted(union((mine?.fieldsV1 ?? {}) as FieldSet, changed));
-  if (Object.keys(ownSet).length || mine) {
-    const entry: ManagedFieldsEntry = {
-      manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, time: opts.time,
-      fieldsType: 'FieldsV1', fieldsV1: ownSet,
-    };
-    if (opts.subresource) entry.subresource = opts.subresource;
-    if (mine) entries.splice(base.indexOf(mine) > entries.length ? entries.length : base.indexOf(mine), 0, entry);
-    else entries.push(entry);
-  }
+  if (own && !mine) entries.push(own);
   if (entries.length) obj.metadata.managedFields = entries;
   else delete obj.metadata.managedFields;
 }
