@@ -160,6 +160,7 @@ const NOT_YET: Record<string, string> = {
   'admission-control-config-file': 'admission configuration',
   'tls-sni-cert-key': 'SNI serving certificates',
   'tls-cipher-suites': 'choosing TLS cipher suites',
+  'cors-allowed-origins': 'CORS',
   'etcd-servers-overrides': 'per-resource etcd servers',
 };
 
