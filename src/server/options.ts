@@ -33,7 +33,7 @@ export interface ServerOptions {
   clientCaFile?: string;
   /** `--token-auth-file`: static bearer tokens (CSV). */
   tokenAuthFile?: string;
-  /** `--anonymous-auth`, default true (kube turns it off with AlwaysAllow as the only... see resolveOptions). */
+  /** `--anonymous-auth`, default true; turned off when AlwaysAllow is among the modes, as kube-apiserver does. */
   anonymousAuth?: boolean;
   /** `--authorization-mode`, in order. Default `AlwaysAllow` until RBAC lands. */
   authorizationMode?: string[];
