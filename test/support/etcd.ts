@@ -38,6 +38,11 @@ export interface StartEtcdOptions {
   readonly extraArgs?: readonly string[];
   /** How long to wait for `/health` (default 15 s). */
   readonly readyTimeoutMs?: number;
+  /**
+   * Serve clients over TLS and require client certificates signed by `caFile` (the endpoint becomes
+   * `https://`). Health is then polled on a separate plain-HTTP metrics port.
+   */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string; readonly caFile: string };
 }
 
 /** The `etcd` binary on PATH (or `KEELSON_ETCD_BIN`), or undefined. */
@@ -109,8 +114,18 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdProces
   const clientPort = await freePort();
   let peerPort = await freePort();
   while (peerPort === clientPort) peerPort = await freePort();
-  const endpoint = `http://127.0.0.1:${clientPort}`;
+  const endpoint = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
   const peerUrl = `http://127.0.0.1:${peerPort}`;
+  const healthBase = opts.tls ? `http://127.0.0.1:${await freePort()}` : endpoint;
+  const tlsArgs = opts.tls
+    ? [
+        '--cert-file', opts.tls.certFile,
+        '--key-file', opts.tls.keyFile,
+        '--trusted-ca-file', opts.tls.caFile,
+        '--client-cert-auth',
+        '--listen-metrics-urls', healthBase,
+      ]
+    : [];
   const args = [
     '--name', 'keelson-test',
     '--data-dir', dataDir,
@@ -127,6 +142,7 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdProces
     '--max-request-bytes', String(1.5 * 1024 * 1024 + 64 * 1024),
     // Frequent progress notifications, so watches asking for them see some in tests.
     '--experimental-watch-progress-notify-interval', '1s',
+    ...tlsArgs,
     ...(opts.extraArgs ?? []),
   ];
   const readyTimeoutMs = opts.readyTimeoutMs ?? 15_000;
@@ -149,7 +165,7 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdProces
         throw new Error(`etcd exited early (${c.exitCode ?? c.signalCode}): ${stderrTail}`);
       }
       try {
-        const res = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(1000) });
+        const res = await fetch(`${healthBase}/health`, { signal: AbortSignal.timeout(1000) });
         const body = (await res.json()) as { health?: string };
         if (body.health === 'true') return;
       } catch {
