@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import http2 from 'node:http2';
+import { startServer } from '../index.ts';
+import { startEtcd } from '../../test/support/etcd.ts';
+
+function get(url: string, p: string, cred: { ca: string; cert: string; key: string }): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const s = http2.connect(url, cred);
+    s.on('error', reject);
+    const r = s.request({ ':path': p });
+    let status = 0;
+    let body = '';
+    r.on('response', (h) => { status = Number(h[':status']); });
+    r.setEncoding('utf8');
+    r.on('data', (c: string) => { body += c; });
+    r.on('end', () => { s.close(); resolve({ status, body }); });
+    r.on('error', reject);
+    r.end();
+  });
+}
+
+void test('startServer on etcd: ready while etcd answers, not ready when it is gone', { timeout: 120_000 }, async (t) => {
+  const etcd = await startEtcd();
+  if (!etcd) {
+    t.skip('no etcd binary on this machine');
+    return;
+  }
+  let stopped = false;
+  try {
+    const srv = await startServer({ etcdServers: [etcd.endpoint], etcdPrefix: `/keelson-${process.pid}-${Date.now()}`, storeHealthTimeoutMs: 1000 });
+    const cred = { ca: srv.caPem, cert: srv.adminCertPem, key: srv.adminKeyPem };
+    try {
+      const ok = await get(srv.url, '/readyz?verbose', cred);
+      assert.equal(ok.status, 200, ok.body);
+      assert.equal((await get(srv.url, '/livez/etcd', cred)).body, 'ok');
+      await etcd.stop();
+      stopped = true;
+      const down = await get(srv.url, '/readyz?verbose', cred);
+      assert.equal(down.status, 500);
+      assert.match(down.body, /\[-\]informer-sync failed: reason withheld/);
+      assert.equal((await get(srv.url, '/livez/etcd', cred)).status, 500);
+    } finally {
+      await srv.stop();
+    }
+  } finally {
+    if (!stopped) await etcd.stop();
+  }
+});
