@@ -1,11 +1,14 @@
 /** apps: workload controllers. */
 import type { GroupSpec } from './define.ts';
+import type { KObject } from '../types.ts';
 import { scaleSub, statusSub } from './define.ts';
 import * as cols from '../../registry/resources/apps/columns.ts';
 import { replicasSelectableFields } from '../../registry/resources/core/columns.ts';
 import { statusStrategy } from '../../registry/resources/strategy-kit.ts';
 
-const workload = statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true });
+import { daemonSetDefaults, deploymentDefaults, replicaSetDefaults, statefulSetDefaults } from '../../registry/resources/apps/defaults.ts';
+
+const workload = (defaults: (o: KObject) => void) => statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true }, { defaults });
 
 export const apps: GroupSpec = {
   group: 'apps',
@@ -15,19 +18,19 @@ export const apps: GroupSpec = {
       { resource: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true, tableColumns: cols.controllerRevisionColumns, strategy: statusStrategy({}) },
       {
         resource: 'daemonsets', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'],
-        subresources: [statusSub], tableColumns: cols.daemonSetColumns, strategy: workload,
+        subresources: [statusSub], tableColumns: cols.daemonSetColumns, strategy: workload(daemonSetDefaults),
       },
       {
         resource: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'],
-        subresources: [scaleSub, statusSub], tableColumns: cols.deploymentColumns, strategy: workload,
+        subresources: [scaleSub, statusSub], tableColumns: cols.deploymentColumns, strategy: workload(deploymentDefaults),
       },
       {
         resource: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'],
-        subresources: [scaleSub, statusSub], tableColumns: cols.replicaSetColumns, selectableFields: replicasSelectableFields, strategy: workload,
+        subresources: [scaleSub, statusSub], tableColumns: cols.replicaSetColumns, selectableFields: replicasSelectableFields, strategy: workload(replicaSetDefaults),
       },
       {
         resource: 'statefulsets', kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ['all'],
-        subresources: [scaleSub, statusSub], tableColumns: cols.statefulSetColumns, strategy: workload,
+        subresources: [scaleSub, statusSub], tableColumns: cols.statefulSetColumns, strategy: workload(statefulSetDefaults),
       },
     ],
   }],

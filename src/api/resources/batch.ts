@@ -2,7 +2,7 @@
 import type { GroupSpec } from './define.ts';
 import { statusSub } from './define.ts';
 import { cronJobColumns, jobColumns, jobSelectableFields } from '../../registry/resources/batch/columns.ts';
-import { statusStrategy } from '../../registry/resources/strategy-kit.ts';
+import { cronJobStrategy, jobStrategy } from '../../registry/resources/batch/strategies.ts';
 
 export const batch: GroupSpec = {
   group: 'batch',
@@ -11,11 +11,11 @@ export const batch: GroupSpec = {
     resources: [
       {
         resource: 'cronjobs', kind: 'CronJob', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: [statusSub],
-        tableColumns: cronJobColumns, strategy: statusStrategy({ status: true, generation: true }),
+        tableColumns: cronJobColumns, strategy: cronJobStrategy,
       },
       {
         resource: 'jobs', kind: 'Job', namespaced: true, categories: ['all'], subresources: [statusSub],
-        tableColumns: jobColumns, selectableFields: jobSelectableFields, strategy: statusStrategy({ status: true, generation: true }),
+        tableColumns: jobColumns, selectableFields: jobSelectableFields, strategy: jobStrategy,
       },
     ],
   }],

@@ -45,7 +45,7 @@ export const core: GroupSpec = {
         subresources: [{ name: 'ephemeralcontainers', verbs: SUB_VERBS }, statusSub],
         tableColumns: podColumns, selectableFields: podSelectableFields, strategy: podStrategy,
       },
-      { resource: 'podtemplates', kind: 'PodTemplate', namespaced: true, tableColumns: cols.podTemplateColumns, strategy: st.plainStrategy },
+      { resource: 'podtemplates', kind: 'PodTemplate', namespaced: true, tableColumns: cols.podTemplateColumns, strategy: st.podTemplatesStrategy },
       {
         resource: 'replicationcontrollers', kind: 'ReplicationController', namespaced: true, shortNames: ['rc'], categories: ['all'],
         storagePrefix: '/registry/controllers/', subresources: [scaleSub, statusSub],
@@ -57,7 +57,7 @@ export const core: GroupSpec = {
       },
       {
         resource: 'secrets', kind: 'Secret', namespaced: true, tableColumns: cols.secretColumns,
-        selectableFields: cols.secretSelectableFields, strategy: st.plainStrategy,
+        selectableFields: cols.secretSelectableFields, strategy: st.secretsStrategy,
       },
       {
         resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'],

@@ -12,6 +12,14 @@ import { statusStrategy } from '../../registry/resources/strategy-kit.ts';
 import { ageColumn, col, nameColumn } from '../../registry/resources/columns.ts';
 
 const plain = statusStrategy({});
+/** SetDefaults_Subject: User and Group subjects belong to the RBAC group. */
+const rbacBinding = statusStrategy({ allowCreateOnUpdate: true }, {
+  defaults(o) {
+    for (const s of Array.isArray(o['subjects']) ? (o['subjects'] as Array<Record<string, unknown>>) : []) {
+      if ((s['kind'] === 'User' || s['kind'] === 'Group') && s['apiGroup'] === undefined) s['apiGroup'] = 'rbac.authorization.k8s.io';
+    }
+  },
+});
 const plainCOU = statusStrategy({ allowCreateOnUpdate: true });
 const withStatus = statusStrategy({ status: true });
 const withStatusGen = statusStrategy({ status: true, generation: true });
@@ -119,9 +127,9 @@ export const policy: GroupSpec = {
 export const rbac: GroupSpec = {
   group: 'rbac.authorization.k8s.io',
   versions: [{ version: 'v1', resources: [
-    { resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'path-segment', tableColumns: oc.clusterRoleBindingColumns, strategy: plainCOU },
+    { resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'path-segment', tableColumns: oc.clusterRoleBindingColumns, strategy: rbacBinding },
     { resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment', tableColumns: oc.roleColumns, strategy: plainCOU },
-    { resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path-segment', tableColumns: oc.roleBindingColumns, strategy: plainCOU },
+    { resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path-segment', tableColumns: oc.roleBindingColumns, strategy: rbacBinding },
     { resource: 'roles', kind: 'Role', namespaced: true, nameRule: 'path-segment', tableColumns: oc.roleColumns, strategy: plainCOU },
   ] }],
 };
@@ -132,7 +140,10 @@ export const storage: GroupSpec = {
     { resource: 'csidrivers', kind: 'CSIDriver', namespaced: false, strategy: plain },
     { resource: 'csinodes', kind: 'CSINode', namespaced: false, tableColumns: ac.csiNodeColumns, strategy: plain },
     { resource: 'csistoragecapacities', kind: 'CSIStorageCapacity', namespaced: true, tableColumns: ac.csiStorageCapacityColumns, strategy: plain },
-    { resource: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'], tableColumns: oc.storageClassColumns, strategy: plain },
+    {
+      resource: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'], tableColumns: oc.storageClassColumns,
+      strategy: statusStrategy({}, { defaults: (o) => { o['reclaimPolicy'] ??= 'Delete'; o['volumeBindingMode'] ??= 'Immediate'; } }),
+    },
     { resource: 'volumeattachments', kind: 'VolumeAttachment', namespaced: false, subresources: [statusSub], tableColumns: ac.volumeAttachmentColumns, strategy: withStatus },
   ] }],
 };
@@ -160,7 +171,8 @@ export const apiextensions: GroupSpec = {
 export const scheduling: GroupSpec = {
   group: 'scheduling.k8s.io',
   versions: [{ version: 'v1', resources: [{
-    resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false, shortNames: ['pc'], tableColumns: oc.priorityClassColumns, strategy: plain,
+    resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false, shortNames: ['pc'], tableColumns: oc.priorityClassColumns,
+    strategy: statusStrategy({}, { defaults: (o) => { o['preemptionPolicy'] ??= 'PreemptLowerPriority'; } }),
   }] }],
 };
 

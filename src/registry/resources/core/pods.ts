@@ -8,6 +8,7 @@ import { DOCS } from '../docs.ts';
 import { ageColumn, arr, col, get, nameColumn, num, rec, str, translateTimestampSince } from '../columns.ts';
 import { keepAllButStatus, statusStrategy } from '../strategy-kit.ts';
 import { fieldOf } from '../../../api/resources/define.ts';
+import { podDefaults } from './defaults.ts';
 
 type R = Record<string, unknown>;
 
@@ -178,6 +179,7 @@ const base = statusStrategy({
 
 export const podStrategy: RegistryStrategy = {
   ...base,
+  defaults: podDefaults,
   prepareForUpdate(obj, old, ctx) {
     if ((ctx.subresource ?? '') === 'status') {
       // kube's podStatusStrategy: spec, ownerReferences and deletionTimestamp stay as stored.

@@ -2,6 +2,7 @@
 import type { KObject } from '../../../api/types.ts';
 import type { RegistryStrategy } from '../../strategy.ts';
 import { statusStrategy } from '../strategy-kit.ts';
+import * as d from './defaults.ts';
 
 /** Namespaces: phase Active and the `kubernetes` finalizer on create; the name label kube maintains. */
 export const namespaceStrategy: RegistryStrategy = statusStrategy({
@@ -36,13 +37,15 @@ function setNameLabel(obj: KObject): void {
   obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name };
 }
 
-export const servicesStrategy = statusStrategy({ status: true, initialStatus: () => ({ loadBalancer: {} }), allowCreateOnUpdate: true });
+export const servicesStrategy = statusStrategy({ status: true, initialStatus: () => ({ loadBalancer: {} }), allowCreateOnUpdate: true }, { defaults: d.serviceDefaults });
 export const endpointsStrategy = statusStrategy({ allowCreateOnUpdate: true });
 export const eventsStrategy = statusStrategy({ allowCreateOnUpdate: true, gcPolicy: 'unsupported' });
 export const limitRangesStrategy = statusStrategy({ allowCreateOnUpdate: true });
 export const nodesStrategy = statusStrategy({ status: true });
-export const pvStrategy = statusStrategy({ status: true, initialStatus: () => ({ phase: 'Pending' }) });
-export const pvcStrategy = statusStrategy({ status: true, initialStatus: () => ({ phase: 'Pending' }) });
-export const rcStrategy = statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true });
+export const pvStrategy = statusStrategy({ status: true, initialStatus: () => ({ phase: 'Pending' }) }, { defaults: d.persistentVolumeDefaults });
+export const pvcStrategy = statusStrategy({ status: true, initialStatus: () => ({ phase: 'Pending' }) }, { defaults: d.persistentVolumeClaimDefaults });
+export const rcStrategy = statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true }, { defaults: d.replicationControllerDefaults });
 export const resourceQuotaStrategy = statusStrategy({ status: true });
 export const plainStrategy = statusStrategy({});
+export const secretsStrategy = statusStrategy({}, { defaults: d.secretDefaults });
+export const podTemplatesStrategy = statusStrategy({}, { defaults: d.podTemplateObjectDefaults });

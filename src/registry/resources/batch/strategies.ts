@@ -1,0 +1,70 @@
+/**
+ * batch/v1 strategies and defaults (k8s.io/kubernetes/pkg/registry/batch/job/strategy.go, apis/batch/v1
+ * defaults): jobs get their controller-uid selector and pod labels on create unless manualSelector is set.
+ */
+import type { KObject } from '../../../api/types.ts';
+import type { RegistryStrategy } from '../../strategy.ts';
+import { statusStrategy } from '../strategy-kit.ts';
+import { podTemplateDefaults } from '../core/defaults.ts';
+
+type J = Record<string, unknown>;
+const isObj = (v: unknown): v is J => v !== null && typeof v === 'object' && !Array.isArray(v);
+function setIfMissing(o: J, key: string, value: unknown): void {
+  if (o[key] === undefined) o[key] = value;
+}
+
+export function jobSpecDefaults(s: unknown): void {
+  if (!isObj(s)) return;
+  if (s['completions'] === undefined && s['parallelism'] === undefined) {
+    s['completions'] = 1;
+    s['parallelism'] = 1;
+  }
+  setIfMissing(s, 'parallelism', 1);
+  setIfMissing(s, 'backoffLimit', s['backoffLimitPerIndex'] !== undefined ? 2147483647 : 6);
+  setIfMissing(s, 'completionMode', 'NonIndexed');
+  setIfMissing(s, 'suspend', false);
+  setIfMissing(s, 'podReplacementPolicy', s['podFailurePolicy'] !== undefined ? 'Failed' : 'TerminatingOrFailed');
+  podTemplateDefaults(s['template']);
+}
+
+/** kube's generateSelector: controller-uid and job-name labels on the template, selector on the uid. */
+function generateSelector(job: KObject): void {
+  const spec = isObj(job['spec']) ? job['spec'] : undefined;
+  if (!spec || spec['manualSelector'] === true) return;
+  const uid = job.metadata.uid ?? '';
+  const name = job.metadata.name ?? '';
+  const template = isObj(spec['template']) ? spec['template'] : (spec['template'] = {} as J);
+  const tmeta = isObj((template as J)['metadata']) ? (template as J)['metadata'] as J : ((template as J)['metadata'] = {} as J) as J;
+  const labels = isObj(tmeta['labels']) ? tmeta['labels'] : (tmeta['labels'] = {} as J);
+  Object.assign(labels as J, {
+    'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name,
+  });
+  if (spec['selector'] === undefined) spec['selector'] = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+  spec['manualSelector'] = spec['manualSelector'] ?? false;
+  // The Job's own labels default to its template's (SetDefaults_Job).
+  if (!job.metadata.labels || Object.keys(job.metadata.labels).length === 0) job.metadata.labels = { ...(labels as Record<string, string>) };
+}
+
+export const jobStrategy: RegistryStrategy = statusStrategy({ status: true, generation: true, onCreate: generateSelector }, {
+  defaults(obj) {
+    jobSpecDefaults(obj['spec']);
+  },
+});
+
+export const cronJobStrategy: RegistryStrategy = statusStrategy({ status: true, generation: true }, {
+  defaults(obj) {
+    const s = isObj(obj['spec']) ? obj['spec'] : undefined;
+    if (!s) return;
+    setIfMissing(s, 'concurrencyPolicy', 'Allow');
+    setIfMissing(s, 'suspend', false);
+    setIfMissing(s, 'successfulJobsHistoryLimit', 3);
+    setIfMissing(s, 'failedJobsHistoryLimit', 1);
+    // Only the embedded pod template is defaulted: a job template's JobSpec is defaulted when the Job is made.
+    const jt = isObj(s['jobTemplate']) ? s['jobTemplate'] : undefined;
+    if (jt) {
+      const meta = isObj(jt['metadata']) ? jt['metadata'] : (jt['metadata'] = {} as J);
+      setIfMissing(meta as J, 'creationTimestamp', null);
+      if (isObj(jt['spec'])) podTemplateDefaults(jt['spec']['template']);
+    }
+  },
+});
