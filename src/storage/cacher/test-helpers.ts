@@ -95,7 +95,7 @@ export function withoutProgress(store: Store): Store {
 }
 
 /** A store reader whose live watches can be failed on demand (`failWatches(err)`). */
-export function failable(store: Store): StoreReader & { failWatches(err: Error): void; watchCount(): number } {
+export function failable(store: Store): StoreReader & { failWatches(err: Error): void; watchCount(): number; close(): Promise<void> } {
   const live = new Set<WatchListener>();
   return {
     get: (k, o) => store.get(k, o),
@@ -116,5 +116,6 @@ export function failable(store: Store): StoreReader & { failWatches(err: Error):
       for (const l of [...live]) l.onError(err);
     },
     watchCount: () => live.size,
+    close: () => store.close(),
   };
 }
