@@ -11,6 +11,7 @@
  * Namespace and name come from the path itself (RequestInfo's `name` may come from a field selector).
  */
 import type { Catalog } from '../api/catalog.ts';
+import { supportsProtobuf } from '../api/protobuf/codec.ts';
 import { apiVersionOf, type ResourceDef, type Verb } from '../api/types.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
 import type { Endpoint, RequestContext } from '../server/context.ts';
@@ -155,7 +156,7 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
       storage, def, group, version, resource: p.resource, subresource: p.subresource, kind, apiVersion,
       namespace: def.namespaced ? p.namespace : '',
       name: p.name,
-      render: { def, kind, apiVersion, group },
+      render: { def, kind, apiVersion, group, protobuf: supportsProtobuf(apiVersion, kind) },
       isKnownKind,
     };
 

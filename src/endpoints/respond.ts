@@ -52,12 +52,20 @@ export function respondError(ctx: RequestContext, err: unknown): void {
   const retry = status.details?.retryAfterSeconds;
   if (retry && !headers['Retry-After']) headers['Retry-After'] = String(retry);
   const accept = ctx.req.headers['accept'];
-  const neg = negotiate(Array.isArray(accept) ? accept.join(', ') : accept, {});
+  const neg = negotiate(Array.isArray(accept) ? accept.join(', ') : accept, { protobuf: true });
   if (!neg) {
     respondBytes(ctx, se.code, 'application/json', JSON.stringify(status, null, 2), headers);
     return;
   }
   const ua = ctx.req.headers['user-agent'];
   const pretty = neg.pretty || wantsPretty(ctx.query, Array.isArray(ua) ? ua[0] : ua);
-  respondBytes(ctx, se.code, neg.type, encodeAs(neg.type, status, pretty), headers);
+  let body: Uint8Array;
+  try {
+    body = encodeAs(neg.type, status, pretty);
+  } catch {
+    // Writing an error must never fail: fall back to JSON.
+    respondBytes(ctx, se.code, 'application/json', JSON.stringify(status, null, 2), headers);
+    return;
+  }
+  respondBytes(ctx, se.code, neg.type, body, headers);
 }

@@ -15,7 +15,7 @@ function topLevel(s: HandlerScope): { topLevelFields?: ReadonlySet<string> } {
 }
 
 export async function handleCreate(ctx: RequestContext, s: HandlerScope): Promise<void> {
-  const rep = negotiateResponse(ctx);
+  const rep = negotiateResponse(ctx, s.render);
   const type = inputTypeOf(ctx);
   const body = await readBody(ctx);
   const q = parseWriteQuery(ctx.query, 'CreateOptions');

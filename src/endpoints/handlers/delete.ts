@@ -15,7 +15,7 @@ import { opContext, type HandlerScope, type ResourceDefExtensions } from './scop
 
 
 export async function handleDelete(ctx: RequestContext, s: HandlerScope): Promise<void> {
-  const rep = negotiateResponse(ctx);
+  const rep = negotiateResponse(ctx, s.render);
   const body = await readBody(ctx);
   const opts = parseDeleteOptions(ctx.query, decodeOptionsBody(ctx, body));
   const { dryRun, ...params } = opts;

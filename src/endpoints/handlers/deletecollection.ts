@@ -9,7 +9,7 @@ import { parseDeleteOptions, toListParams, type ListQuery } from '../params.ts';
 import { opContext, type HandlerScope } from './scope.ts';
 
 export async function handleDeleteCollection(ctx: RequestContext, s: HandlerScope, q: ListQuery): Promise<void> {
-  const rep = negotiateResponse(ctx);
+  const rep = negotiateResponse(ctx, s.render);
   const body = await readBody(ctx);
   const opts = parseDeleteOptions(ctx.query, decodeOptionsBody(ctx, body));
   const { dryRun, ...params } = opts;

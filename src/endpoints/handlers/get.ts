@@ -5,7 +5,7 @@ import { parseGetQuery } from '../params.ts';
 import { opContext, type HandlerScope } from './scope.ts';
 
 export async function handleGet(ctx: RequestContext, s: HandlerScope): Promise<void> {
-  const rep = negotiateResponse(ctx);
+  const rep = negotiateResponse(ctx, s.render);
   const params = parseGetQuery(ctx.query);
   const co = await s.storage.get(opContext(ctx, s), s.name, params);
   await respondResource(ctx, s.render, rep, 200, co);

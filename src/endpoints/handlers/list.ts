@@ -8,7 +8,7 @@ import { toListParams, type ListQuery } from '../params.ts';
 import { opContext, type HandlerScope } from './scope.ts';
 
 export async function handleList(ctx: RequestContext, s: HandlerScope, q: ListQuery): Promise<void> {
-  const rep = negotiateResponse(ctx);
+  const rep = negotiateResponse(ctx, s.render);
   const result = await s.storage.list(opContext(ctx, s), toListParams(q));
   await respondList(ctx, s.render, rep, result);
 }

@@ -44,7 +44,7 @@ export async function handlePatch(ctx: RequestContext, s: HandlerScope): Promise
     throw new StatusError(415, 'UnsupportedMediaType',
       `the body of the request was in an unknown format - accepted media types include: ${SUPPORTED.join(', ')} (${type} is not supported yet)`);
   }
-  const rep = negotiateResponse(ctx);
+  const rep = negotiateResponse(ctx, s.render);
   const body = await readBody(ctx);
   const q = parseWriteQuery(ctx.query, 'PatchOptions', { apply: false });
   const directive = q.fieldValidation ?? 'Warn';

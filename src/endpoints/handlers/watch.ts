@@ -16,7 +16,8 @@ import type { KObject } from '../../api/types.ts';
 import type { WatchParams } from '../../registry/rest.ts';
 import type { RequestContext } from '../../server/context.ts';
 import type { ObjectEvent, ObjectWatch } from '../../storage/cacher/types.ts';
-import { cachedJson } from '../negotiation/encode.ts';
+import { cachedBody, cachedJson } from '../negotiation/encode.ts';
+import { encodeProtobufValue, PROTOBUF_TYPE, protobufWatchFrame } from '../negotiation/protobuf.ts';
 import { negotiateResponse, transformObject, type Representation } from '../negotiation/render.ts';
 import { toListParams, type ListQuery } from '../params.ts';
 import { warningHeaderValues } from '../respond.ts';
@@ -41,14 +42,15 @@ function selectorPinsName(selector: string, name: string): boolean {
 
 function representationKey(rep: Representation, noHeaders: boolean): string {
   const t = rep.neg.target;
-  if (!t) return 'watch:application/json';
-  if (t.kind === 'Table') return `watch:table;v=${t.version};include=${rep.includeObject};noHeaders=${noHeaders}`;
-  return `watch:${t.kind};v=${t.version}`;
+  const base = `watch:${rep.neg.type}`;
+  if (!t) return base;
+  if (t.kind === 'Table') return `${base};table;v=${t.version};include=${rep.includeObject};noHeaders=${noHeaders}`;
+  return `${base};${t.kind};v=${t.version}`;
 }
 
 export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQuery): Promise<void> {
   const watchList = q.sendInitialEvents === true && q.allowWatchBookmarks === true;
-  const rep = negotiateResponse(ctx, { watch: true, forbidTable: watchList });
+  const rep = negotiateResponse(ctx, s.render, { watch: true, forbidTable: watchList });
   let fieldSelector = q.fieldSelector;
   if (s.name) {
     // A watch addressed to one object (legacy /watch/ paths): kube turns the name into a field selector.
@@ -111,6 +113,12 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
     };
   };
 
+  const proto = rep.neg.type === PROTOBUF_TYPE;
+  /** One frame: a JSON line, or a length-delimited protobuf WatchEvent. */
+  const wrap = (type: string, value: unknown): Uint8Array => (proto
+    ? protobufWatchFrame(type, encodeProtobufValue(value))
+    : Buffer.from(`{"type":"${type}","object":${JSON.stringify(value)}}\n`));
+
   const frameFor = (ev: ObjectEvent): Uint8Array => {
     if (ev.type === 'BOOKMARK' || !ev.object) {
       const obj = bookmarkObject(ev);
@@ -120,14 +128,16 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
       } catch {
         value = obj;
       }
-      return Buffer.from(`{"type":"${ev.type}","object":${JSON.stringify(value)}}\n`);
+      return wrap(ev.type, value);
     }
     const key = representationKey(rep, noHeaders);
     const shareable = !(rep.neg.target?.kind === 'Table' && !noHeaders);
     const cached = shareable ? ev.encoded.get(key) : undefined;
     if (cached) return cached;
     let frame: Uint8Array;
-    if (!rep.neg.target) {
+    if (!rep.neg.target && proto) {
+      frame = protobufWatchFrame(ev.type, cachedBody(ev.object, PROTOBUF_TYPE, false));
+    } else if (!rep.neg.target) {
       const obj = cachedJson(ev.object);
       const headStr = Buffer.from(`{"type":"${ev.type}","object":`);
       const buf = Buffer.allocUnsafe(headStr.byteLength + obj.byteLength + 2);
@@ -143,26 +153,26 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
         // kube logs the failed transformation and sends the object as it is.
         value = ev.object.object;
       }
-      frame = Buffer.from(`{"type":"${ev.type}","object":${JSON.stringify(value)}}\n`);
+      frame = wrap(ev.type, value);
     }
     if (shareable) ev.encoded.set(key, frame);
     if (rep.neg.target?.kind === 'Table') noHeaders = true;
     return frame;
   };
 
-  const writeFrame = (frame: Uint8Array | string): boolean => {
+  const writeFrame = (frame: Uint8Array): boolean => {
     if (ended || out.destroyed) return false;
     out.write(frame);
     return out.writableLength <= WATCH_BACKLOG_BYTES;
   };
 
-  const errorFrame = (err: Error): string => {
+  const errorFrame = (err: Error): Uint8Array => {
     let se: StatusError = asStatusError(err);
     // Raw storage errors for lost history surface as kube's 410 Expired event.
     if (!(err instanceof StatusError) && /too old resource version|compacted/i.test(err.message)) {
       se = new StatusError(410, 'Expired', err.message);
     }
-    return `{"type":"ERROR","object":${JSON.stringify(se.toStatus())}}\n`;
+    return wrap('ERROR', se.toStatus());
   };
 
   const sink = {
@@ -199,7 +209,8 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
 
   // Headers now; events from here on are written directly.
   const headers: Record<string, string | string[]> = {
-    'Content-Type': 'application/json',
+    // kube names JSON plainly and other stream types with `;stream=watch`.
+    'Content-Type': proto ? `${PROTOBUF_TYPE};stream=watch` : 'application/json',
     'Cache-Control': 'no-cache, private',
     'Audit-Id': ctx.auditId,
   };

@@ -16,7 +16,9 @@ void test('defaults and wildcards pick JSON', () => {
   assert.equal(negotiate('*/*')?.type, 'application/json');
   assert.equal(negotiate('application/*')?.type, 'application/json');
   assert.equal(negotiate('application/yaml')?.type, 'application/yaml');
-  assert.equal(negotiate('application/vnd.kubernetes.protobuf, application/json')?.type, 'application/json');
+  assert.equal(negotiate('application/vnd.kubernetes.protobuf, application/json')?.type, 'application/json', 'no protobuf for kinds without a schema');
+  assert.equal(negotiate('application/vnd.kubernetes.protobuf, application/json', { protobuf: true })?.type, 'application/vnd.kubernetes.protobuf');
+  assert.equal(negotiate('application/vnd.kubernetes.protobuf;as=Table;g=meta.k8s.io;v=v1, application/json', { protobuf: true, allowTransform: true })?.type, 'application/json', 'no protobuf Tables');
 });
 
 void test('Table, PartialObjectMetadata targets; bad targets are skipped', () => {
@@ -42,11 +44,11 @@ void test('406 bodies: router form for unknown types, handler form for unusable 
   const e = notAcceptable('text/html');
   assert.deepEqual(e.toStatus(), {
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-    message: '406: Not Acceptable\n\nAvailable representations: application/json, application/yaml',
+    message: '406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.kubernetes.protobuf',
     reason: 'NotAcceptable', details: {}, code: 406,
   });
   const h = notAcceptable('application/json;as=Bogus;g=meta.k8s.io;v=v1');
-  assert.equal(h.message, 'only the following media types are accepted: application/json, application/yaml');
-  assert.equal(notAcceptable('application/yaml', { watch: true }).message, 'only the following media types are accepted: application/json;stream=watch');
+  assert.equal(h.message, 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+  assert.equal(notAcceptable('application/yaml', { watch: true }).message, 'only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch');
   assert.throws(() => negotiateOrThrow('text/plain'), (x: unknown) => x instanceof StatusError && x.code === 406);
 });

@@ -10,12 +10,12 @@
  */
 import { StatusError } from '../status.ts';
 
-export type ServedType = 'application/json' | 'application/yaml';
+export type ServedType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf';
 
 /** The types we serve, in kube's order; the first is the default. */
-export const SERVED_TYPES: readonly ServedType[] = ['application/json', 'application/yaml'];
+export const SERVED_TYPES: readonly ServedType[] = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 /** Types with a watch stream form (YAML has no stream serializer in kube-apiserver). */
-export const STREAM_TYPES: readonly ServedType[] = ['application/json'];
+export const STREAM_TYPES: readonly ServedType[] = ['application/json', 'application/vnd.kubernetes.protobuf'];
 
 export type TargetKind = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
 
@@ -101,6 +101,8 @@ export interface NegotiateOptions {
   readonly allowTransform?: boolean;
   /** Watch-list (`sendInitialEvents` + bookmarks): Table is not offered (kube's watchListEndpointRestrictions). */
   readonly forbidTable?: boolean;
+  /** The kind has a protobuf schema (built-in kinds; not custom resources or plain values). */
+  readonly protobuf?: boolean;
 }
 
 function targetFrom(params: Record<string, string>): ConversionTarget | undefined | null {
@@ -118,7 +120,7 @@ function targetFrom(params: Record<string, string>): ConversionTarget | undefine
  * An empty or missing Accept header means JSON.
  */
 export function negotiate(accept: string | undefined, opts: NegotiateOptions = {}): Negotiated | undefined {
-  const candidates = opts.watch ? STREAM_TYPES : SERVED_TYPES;
+  const candidates = (opts.watch ? STREAM_TYPES : SERVED_TYPES).filter((t) => opts.protobuf === true || t !== 'application/vnd.kubernetes.protobuf');
   if (!accept || !accept.trim()) return { type: candidates[0] ?? 'application/json', pretty: false };
   for (const clause of parseAccept(accept)) {
     for (const served of candidates) {
@@ -132,7 +134,8 @@ export function negotiate(accept: string | undefined, opts: NegotiateOptions = {
       if (target === null) continue;
       if (target) {
         if (!opts.allowTransform) continue;
-        if (target.kind === 'Table' && opts.forbidTable) continue;
+        // Tables exist only as JSON and YAML (kube's AllowsMediaTypeTransform).
+        if (target.kind === 'Table' && (opts.forbidTable || served === 'application/vnd.kubernetes.protobuf')) continue;
       }
       return {
         type: served,

@@ -16,6 +16,7 @@ import type { CachedObject } from '../../storage/cacher/types.ts';
 import type { RequestContext } from '../../server/context.ts';
 import { warningHeaderValues } from '../respond.ts';
 import type { ServedType } from './accept.ts';
+import { encodeProtobufValue } from './protobuf.ts';
 
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 /** Size of the batches handed to the socket when streaming chunk lists. */
@@ -38,6 +39,7 @@ export function encodeYaml(value: unknown): Buffer {
 }
 
 export function encodeAs(type: ServedType, value: unknown, pretty: boolean): Buffer {
+  if (type === 'application/vnd.kubernetes.protobuf') return encodeProtobufValue(value);
   return type === 'application/yaml' ? encodeYaml(value) : encodeJson(value, pretty);
 }
 
@@ -70,10 +72,10 @@ export function cachedBody(co: CachedObject, type: ServedType, pretty: boolean):
     }
     return b;
   }
-  let b = co.encoded.get('application/yaml');
+  let b = co.encoded.get(type);
   if (!b) {
-    b = encodeYaml(co.object);
-    co.encoded.set('application/yaml', b);
+    b = type === 'application/yaml' ? encodeYaml(co.object) : encodeProtobufValue(co.object);
+    co.encoded.set(type, b);
   }
   return b;
 }

@@ -11,6 +11,7 @@ import type { CachedObject } from '../../storage/cacher/types.ts';
 import { parseIncludeObject, wantsPretty } from '../params.ts';
 import { negotiateOrThrow, type Negotiated, type NegotiateOptions } from './accept.ts';
 import { cachedBody, cachedJson, encodeAs, writeChunks } from './encode.ts';
+import { canEncodeProtobuf } from './protobuf.ts';
 import { partialListOfObjectError, partialObjectMetadata, partialObjectMetadataList, partialOfListError } from './partial.ts';
 import { listMetaOf, listToTable, objectToTable, type IncludeObject } from './table.ts';
 
@@ -21,6 +22,8 @@ export interface RenderScope {
   readonly kind: string;
   readonly apiVersion: string;
   readonly group: string;
+  /** Objects of this kind have a protobuf form (built-in kinds). */
+  readonly protobuf?: boolean;
 }
 
 /** The negotiated representation of one request. */
@@ -35,8 +38,9 @@ function header(ctx: RequestContext, name: string): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
-export function negotiateResponse(ctx: RequestContext, opts: Omit<NegotiateOptions, 'allowTransform'> = {}): Representation {
-  const neg = negotiateOrThrow(header(ctx, 'accept'), { ...opts, allowTransform: true });
+export function negotiateResponse(ctx: RequestContext, scope: Pick<RenderScope, 'protobuf'>,
+  opts: Omit<NegotiateOptions, 'allowTransform' | 'protobuf'> = {}): Representation {
+  const neg = negotiateOrThrow(header(ctx, 'accept'), { ...opts, allowTransform: true, protobuf: scope.protobuf === true });
   const pretty = neg.pretty || wantsPretty(ctx.query, header(ctx, 'user-agent'));
   const includeObject = neg.target?.kind === 'Table' ? parseIncludeObject(ctx.query) : 'Metadata';
   return { neg, pretty, includeObject };
@@ -97,6 +101,7 @@ export async function respondList(ctx: RequestContext, scope: RenderScope, rep: 
   }
   const head = { kind: scope.def.listKind, apiVersion: scope.apiVersion, metadata: meta };
   if (type !== 'application/json' || rep.pretty) {
+    // YAML, pretty JSON and protobuf are built whole (protobuf needs the list message's length up front).
     await writeChunks(ctx, 200, type, [encodeAs(type, { ...head, items: result.items.map((i) => i.object) }, rep.pretty)]);
     return;
   }
@@ -128,7 +133,7 @@ export async function respondItems(ctx: RequestContext, scope: RenderScope, rep:
  * For endpoints that are not resources (discovery, version) and for Status bodies.
  */
 export async function respondObject(ctx: RequestContext, code: number, obj: unknown, headers: Record<string, string> = {}): Promise<void> {
-  const neg = negotiateOrThrow(header(ctx, 'accept'), {});
+  const neg = negotiateOrThrow(header(ctx, 'accept'), { protobuf: canEncodeProtobuf(obj) });
   const pretty = neg.pretty || wantsPretty(ctx.query, header(ctx, 'user-agent'));
   await writeChunks(ctx, code, neg.type, [encodeAs(neg.type, obj, pretty)], headers);
 }

@@ -1,0 +1,80 @@
+/**
+ * `application/vnd.kubernetes.protobuf` responses, on top of the catalog's codec (src/api/protobuf):
+ * - objects and lists: the `k8s\0` envelope (runtime.Unknown) around the kind's message;
+ * - `Status` (apiVersion v1): the meta.v1 Status message in an envelope that says `v1`/`Status`, as kube
+ *   encodes errors for protobuf clients;
+ * - watch streams (`;stream=watch`): each event is a 4-byte big-endian length, then a raw (no envelope)
+ *   `WatchEvent{type, object: RawExtension{raw: <enveloped object>}}` — kube's length-delimited framer with
+ *   the raw protobuf serializer for the event and the enveloping one for the object.
+ */
+import { encodeMessage, protobufMessageFor, PROTOBUF_MAGIC } from '../../api/protobuf/codec.ts';
+import { hasMessage, messageSpec, type MessageSpec } from '../../api/protobuf/schema.ts';
+import { WIRE_LEN, Writer } from '../../api/protobuf/wire.ts';
+
+export const PROTOBUF_TYPE = 'application/vnd.kubernetes.protobuf';
+
+function envelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
+  const typeMeta = new Writer();
+  typeMeta.tag(1, WIRE_LEN);
+  typeMeta.string(apiVersion);
+  typeMeta.tag(2, WIRE_LEN);
+  typeMeta.string(kind);
+  const w = new Writer();
+  w.raw(PROTOBUF_MAGIC);
+  w.tag(1, WIRE_LEN);
+  w.bytes(typeMeta.finish());
+  w.tag(2, WIRE_LEN);
+  w.bytes(raw);
+  w.tag(3, WIRE_LEN);
+  w.string('');
+  w.tag(4, WIRE_LEN);
+  w.string('');
+  return w.finish();
+}
+
+type Typed = { apiVersion?: unknown; kind?: unknown };
+
+/**
+ * The message for (apiVersion, kind). meta.k8s.io kinds (PartialObjectMetadata, …) and the unversioned
+ * `v1` Status live in the catalog's `meta` package.
+ */
+function specFor(apiVersion: string, kind: string): MessageSpec | undefined {
+  if ((kind === 'Status' && apiVersion === 'v1') || apiVersion === 'meta.k8s.io/v1' || apiVersion === 'meta.k8s.io/v1beta1') {
+    return hasMessage(`meta.${kind}`) ? messageSpec(`meta.${kind}`) : undefined;
+  }
+  return protobufMessageFor(apiVersion, kind);
+}
+
+/** Can this value be written as protobuf? (Kinds without a schema — custom resources — cannot.) */
+export function canEncodeProtobuf(value: unknown): boolean {
+  const v = value as Typed;
+  if (typeof v !== 'object' || v === null || typeof v.kind !== 'string' || typeof v.apiVersion !== 'string') return false;
+  return specFor(v.apiVersion, v.kind) !== undefined;
+}
+
+/** The enveloped protobuf form of an API object, list or Status. */
+export function encodeProtobufValue(value: unknown): Buffer {
+  const v = value as Typed & Record<string, unknown>;
+  const apiVersion = typeof v.apiVersion === 'string' ? v.apiVersion : '';
+  const kind = typeof v.kind === 'string' ? v.kind : '';
+  const spec = specFor(apiVersion, kind);
+  if (!spec) throw new Error(`no protobuf schema for ${apiVersion}, Kind=${kind}`);
+  return envelope(apiVersion, kind, encodeMessage(v, spec));
+}
+
+/** One length-delimited watch frame around an already enveloped object. */
+export function protobufWatchFrame(type: string, enveloped: Uint8Array): Buffer {
+  const rawExt = new Writer();
+  rawExt.tag(1, WIRE_LEN);
+  rawExt.bytes(enveloped);
+  const ev = new Writer();
+  ev.tag(1, WIRE_LEN);
+  ev.string(type);
+  ev.tag(2, WIRE_LEN);
+  ev.bytes(rawExt.finish());
+  const body = ev.finish();
+  const out = Buffer.allocUnsafe(4 + body.byteLength);
+  out.writeUInt32BE(body.byteLength, 0);
+  out.set(body, 4);
+  return out;
+}
