@@ -108,8 +108,10 @@ export function watchCases(ctx: SuiteContext): void {
 
   void it('dispose stops delivery', () =>
     ctx.withStore('watch-dispose', async (s, p) => {
-      const gone = collect(s, p, 0);
-      const witness = collect(s, p, 0);
+      // An explicit start revision: a "from now" watch may be established asynchronously on some backends.
+      const start = await s.currentRevision();
+      const gone = collect(s, p, start);
+      const witness = collect(s, p, start);
       try {
         await s.create(`${p}a`, enc('1'));
         await gone.waitFor(1);
