@@ -176,3 +176,24 @@ for (const cache of [false, true]) {
     });
   });
 }
+
+void describe('watch with sendInitialEvents=false', () => {
+  void it('starts from now without the initial state', async () => {
+    const env = await testEnv({ cache: true });
+    try {
+      const cms = env.registry.lookup('', 'v1', 'configmaps')!;
+      await cms.create(sys('default'), cm('before'), {});
+      const log = new EventLog();
+      const w = await cms.watch(sys('default'), { sendInitialEvents: false, resourceVersionMatch: 'NotOlderThan', resourceVersion: '0' }, log);
+      try {
+        await cms.create(sys('default'), cm('after'), {});
+        await log.until(1);
+        assert.deepEqual(log.summary(), ['ADDED after']);
+      } finally {
+        w.dispose();
+      }
+    } finally {
+      await env.close();
+    }
+  });
+});

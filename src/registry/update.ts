@@ -169,7 +169,6 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     }
     if (res.succeeded) return { object: withRevision(obj, res.kv.modRevision), created: false };
     kv = res.current; // undefined: deleted meanwhile → 404, or created anew when allowed
-
   }
   throw errors.conflict(core.resource(name));
 }

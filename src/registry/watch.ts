@@ -32,19 +32,9 @@ export async function watchObjects(core: StoreCore, ctx: OpContext, params: Watc
   const opts: { -readonly [K in keyof ObjectWatchOptions]: ObjectWatchOptions[K] } = {};
   if (!predicate.empty) opts.predicate = predicate;
   if (params.allowWatchBookmarks) opts.bookmarks = true;
-  if (params.sendInitialEvents === true) {
-    opts.sendInitialEvents = true;
-    if (rv !== '') opts.fromRevision = n;
-  } else if (params.sendInitialEvents === false && n === 0) {
-    // Start "now" without the initial state: unset = the store's latest revision, "0" = the cache's.
-    try {
-      opts.fromRevision = rv === '' ? await core.store.currentRevision() : await core.reader.currentRevision();
-    } catch (e) {
-      throw toStatusError(e, { op: 'watch' });
-    }
-  } else if (rv !== '') {
-    opts.fromRevision = n;
-  }
+  // The readers implement the start rules (initial state unless sendInitialEvents=false; the closing bookmark).
+  if (params.sendInitialEvents !== undefined) opts.sendInitialEvents = params.sendInitialEvents;
+  if (rv !== '') opts.fromRevision = n;
   const bookmarks = params.allowWatchBookmarks === true;
   let closed = false;
   const wrapped: ObjectWatchSink = {
