@@ -29,6 +29,14 @@ export function reportedVerb(method: string, info: RequestInfo, contentType: str
 export class Metrics {
   private readonly requests = new Map<string, number>();
   readonly inflight = { readOnly: 0, mutating: 0 };
+  private readonly longRunning = new Map<string, number>();
+
+  /** Tracks a long-running request (watch, exec, …) until the returned function is called. */
+  trackLongRunning(l: { verb: string; group: string; version: string; resource: string; subresource: string; scope: string }): () => void {
+    const key = `component="apiserver",group="${esc(l.group)}",resource="${esc(l.resource)}",scope="${esc(l.scope)}",subresource="${esc(l.subresource)}",verb="${esc(l.verb)}",version="${esc(l.version)}"`;
+    this.longRunning.set(key, (this.longRunning.get(key) ?? 0) + 1);
+    return () => this.longRunning.set(key, (this.longRunning.get(key) ?? 1) - 1);
+  }
 
   recordRequest(l: { verb: string; dryRun: string; group: string; version: string; resource: string; subresource: string; scope: string; code: number }): void {
     const key = `code="${l.code}",component="apiserver",dry_run="${esc(l.dryRun)}",group="${esc(l.group)}",resource="${esc(l.resource)}",scope="${esc(l.scope)}",subresource="${esc(l.subresource)}",verb="${esc(l.verb)}",version="${esc(l.version)}"`;
@@ -41,6 +49,9 @@ export class Metrics {
       '# TYPE apiserver_current_inflight_requests gauge',
       `apiserver_current_inflight_requests{request_kind="mutating"} ${this.inflight.mutating}`,
       `apiserver_current_inflight_requests{request_kind="readOnly"} ${this.inflight.readOnly}`,
+      '# HELP apiserver_longrunning_requests [STABLE] Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+      '# TYPE apiserver_longrunning_requests gauge',
+      ...[...this.longRunning.keys()].sort().map((k) => `apiserver_longrunning_requests{${k}} ${this.longRunning.get(k)}`),
       '# HELP apiserver_request_total [STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
       '# TYPE apiserver_request_total counter',
     ];

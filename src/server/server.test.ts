@@ -281,10 +281,12 @@ void test('a client that goes away aborts its request\'s signal (the watch handl
     const r = session.request({ ':path': '/api/v1/configmaps?watch=1' });
     r.on('error', () => {});
     const h = await new Promise<http2.IncomingHttpHeaders>((resolve) => r.once('response', (hh) => resolve(hh)));
+    assert.match(s.metrics.render(), /apiserver_longrunning_requests\{component="apiserver",group="",resource="configmaps",scope="cluster",subresource="",verb="WATCH",version="v1"\} 1/);
     assert.match(String(h['audit-id']), /^[0-9a-f-]{36}$/, 'streamed responses carry the audit id too');
     assert.equal(s.listener.inFlight(), 1);
     r.close(http2.constants.NGHTTP2_CANCEL);
     while (s.listener.inFlight() > 0) await new Promise((res) => setImmediate(res));
+    assert.match(s.metrics.render(), /apiserver_longrunning_requests\{[^}]*verb="WATCH"[^}]*\} 0/);
   } finally {
     session.destroy();
   }

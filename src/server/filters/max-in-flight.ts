@@ -7,7 +7,7 @@
 import { errors } from '../../endpoints/status.ts';
 import { respondError } from '../../endpoints/respond.ts';
 import type { RequestInfo } from '../context.ts';
-import type { Metrics } from '../../endpoints/metrics.ts';
+import { scopeLabel, type Metrics } from '../../endpoints/metrics.ts';
 import type { ServerHandler } from './types.ts';
 
 const LONG_RUNNING_SUBRESOURCES = new Set(['proxy', 'attach', 'log', 'exec', 'portforward']);
@@ -27,7 +27,18 @@ export interface InFlightDeps {
 export function withMaxInFlight(next: ServerHandler, deps: InFlightDeps): ServerHandler {
   const inflight = deps.metrics?.inflight ?? { readOnly: 0, mutating: 0 };
   return async function maxInFlight(ctx) {
-    if (isLongRunning(ctx.info) || ctx.user.groups.includes('system:masters')) {
+    if (isLongRunning(ctx.info)) {
+      // Not limited (kube-apiserver neither), but counted on their own gauge.
+      const i = ctx.info;
+      const done = deps.metrics?.trackLongRunning({ verb: i.verb.toUpperCase(), group: i.apiGroup, version: i.apiVersion, resource: i.resource, subresource: i.subresource, scope: scopeLabel(i) });
+      try {
+        await next(ctx);
+      } finally {
+        done?.();
+      }
+      return;
+    }
+    if (ctx.user.groups.includes('system:masters')) {
       await next(ctx);
       return;
     }
