@@ -40,7 +40,7 @@ import { EMPTY_VALUE, KeyCodec } from './codec.ts';
 import { CompactionTracker } from './compaction.ts';
 import { isCompactedMessage, mapEtcdError, type ErrorContext } from './errors.ts';
 import { LeaseManager } from './leases.ts';
-import { EtcdWatch } from './watch.ts';
+import { EtcdWatch, progressRequestsSafe } from './watch.ts';
 
 export interface EtcdStoreOptions {
   /** Client URLs, e.g. `http://127.0.0.1:2379` (`https://` with caFile for TLS). */
@@ -66,6 +66,7 @@ export async function openEtcdStore(opts: EtcdStoreOptions): Promise<Store> {
   for (;;) {
     try {
       await store.currentRevision();
+      await store.learnServerVersion();
       return store;
     } catch (err) {
       if (Date.now() >= deadline) {
@@ -89,6 +90,8 @@ export class EtcdStore implements Store {
   private readonly watches = new Set<EtcdWatch>();
   private readonly keyPrefix: string;
   private closed = false;
+  /** etcd's version as reported by the member that answered at open ('' = unknown). */
+  serverVersion = '';
 
   constructor(
     private readonly client: Etcd3,
@@ -156,6 +159,7 @@ export class EtcdStore implements Store {
         codec: this.codec,
         onCompacted: (rev) => this.compaction.note(rev),
         onEnded: (watch) => this.watches.delete(watch),
+        progressRequests: progressRequestsSafe(this.serverVersion),
       },
       prefix,
       opts,
@@ -299,6 +303,15 @@ export class EtcdStore implements Store {
     this.watches.clear();
     this.leases.clear();
     this.client.close();
+  }
+
+  /** Reads etcd's version (decides whether watches may send progress requests). */
+  async learnServerVersion(): Promise<void> {
+    try {
+      this.serverVersion = (await this.client.maintenance.status()).version;
+    } catch (err) {
+      throw mapEtcdError(err);
+    }
   }
 
   // ---- helpers --------------------------------------------------------------------------------------------

@@ -12,9 +12,9 @@
  *
  * Progress: with `progressNotify` the etcd watch is created with `progress_notify`, and etcd sends the
  * current revision to synced watchers every `--experimental-watch-progress-notify-interval` (10 min by
- * default). We do not send `progress_request`s: etcd before 3.4.31 / 3.5.13 answers them with the current
- * revision even while the watcher is still catching up (etcd-io/etcd#15220), which would report progress
- * past undelivered events.
+ * default). `requestProgress()` asks for one now, but only against etcd 3.4.31+ / 3.5.13+: older versions
+ * answer a `progress_request` with the current revision even while the watcher is still catching up
+ * (etcd-io/etcd#15220), which would report progress past undelivered events; there it does nothing.
  *
  * One gRPC stream per watch keeps cancellation and resume independent; they share the client's HTTP/2
  * connection.
@@ -39,6 +39,22 @@ export interface EtcdWatchDeps {
   readonly onEnded: (watch: EtcdWatch) => void;
   /** Reconnect delay for the n-th consecutive failure (default 100 ms doubling to 2 s). */
   readonly backoffMs?: (attempt: number) => number;
+  /** Whether etcd answers `progress_request` correctly (see `progressRequestsSafe`). */
+  readonly progressRequests?: boolean;
+}
+
+/**
+ * True for etcd versions whose `progress_request` answer waits until the stream's watchers are synced:
+ * 3.4.31+, 3.5.13+ and 3.6+. Older ones may report a revision whose events are still on their way.
+ */
+export function progressRequestsSafe(version: string): boolean {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version.trim());
+  if (!m) return false;
+  const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (major !== 3) return major > 3;
+  if (minor === 4) return patch >= 31;
+  if (minor === 5) return patch >= 13;
+  return minor > 5;
 }
 
 type Stream = IDuplexStream<IWatchRequest, IWatchResponse>;
@@ -65,6 +81,20 @@ export class EtcdWatch implements WatchHandle {
     this.lastRevision = opts.fromRevision > 0 ? opts.fromRevision : 0;
     this.anchored = opts.fromRevision > 0;
     void this.connect();
+  }
+
+  /**
+   * Asks etcd for a progress notification now (delivered through `onProgress`), when the watch asked for
+   * progress and etcd answers such requests safely; otherwise a no-op. Used by the watch cache to confirm
+   * it is current without waiting for the periodic notification.
+   */
+  requestProgress(): void {
+    if (this.ended || !this.anchored || !this.opts.progressNotify || !this.deps.progressRequests) return;
+    try {
+      this.stream?.write({ progress_request: {} });
+    } catch {
+      // the stream is breaking; the reconnect path takes over
+    }
   }
 
   /** The revision up to which changes have been delivered (0 before a fromRevision=0 watch is created). */
