@@ -26,7 +26,7 @@ const now = (): number => performance.now();
 
 const codec: ObjectCodec = {
   decode(kv: KeyValue): KObject {
-    const o = JSON.parse(Buffer.from(kv.value).toString('utf8')) as KObject;
+    const o = JSON.parse(Buffer.from(kv.value.buffer, kv.value.byteOffset, kv.value.byteLength).toString('utf8')) as KObject;
     o.metadata.resourceVersion = String(kv.modRevision);
     return o;
   },

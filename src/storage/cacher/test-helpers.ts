@@ -10,7 +10,7 @@ export const PREFIX = '/registry/pods/';
 
 export const codec: ObjectCodec = {
   decode(kv: KeyValue): KObject {
-    const obj = JSON.parse(Buffer.from(kv.value).toString('utf8')) as KObject;
+    const obj = JSON.parse(Buffer.from(kv.value.buffer, kv.value.byteOffset, kv.value.byteLength).toString('utf8')) as KObject;
     obj.metadata.resourceVersion = String(kv.modRevision);
     return obj;
   },
