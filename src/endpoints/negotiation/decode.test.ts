@@ -97,3 +97,11 @@ void test('protobuf bodies (typed clients): decoded through the catalog codec; g
   assert.equal(e.code, 400);
   assert.match(e.message, /^the object provided is unrecognized \(must be of type ConfigMap\): provided data does not appear to be a protobuf message, expected prefix \[107 56 115 0\] \(6e6f74/);
 });
+
+void test('pathologically deep bodies are 400s, not crashes', () => {
+  const deepJson = `{"metadata":{"name":"x"},"data":${'['.repeat(6000)}${']'.repeat(6000)}}`;
+  assert.match(bad(deepJson).message, /exceeded max depth/);
+  const deepYaml = `metadata:\n  name: x\ndata: ${'['.repeat(20000)}${']'.repeat(20000)}\n`;
+  const e = bad(deepYaml, {}, 'application/yaml');
+  assert.equal(e.code, 400);
+});

@@ -124,7 +124,17 @@ export function parseBody(body: Buffer, type: InputType, opts: ScanOptions = {})
     }
     return { value: JSON.parse(text) as unknown, strict: scan.strict };
   }
-  // YAML: YAML 1.1 scalars like kube's go-yaml v2; duplicate keys are strict findings, not errors.
+  try {
+    return parseYaml(text, opts);
+  } catch (e) {
+    // Pathologically deep documents exhaust the stack in the parser or walkers: a bad request, not a crash.
+    if (e instanceof RangeError) throw new BodySyntaxError('error converting YAML to JSON: yaml: exceeded max depth');
+    throw e;
+  }
+}
+
+/** YAML: YAML 1.1 scalars like kube's go-yaml v2; duplicate keys are strict findings, not errors. */
+function parseYaml(text: string, opts: ScanOptions): DecodedBody {
   const docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: false, prettyErrors: false });
   if (!Array.isArray(docs)) throw new BodySyntaxError('error converting YAML to JSON: yaml: invalid document stream');
   const real = docs.filter((d) => d.contents !== null || d.errors.length > 0);

@@ -51,3 +51,8 @@ void test('unknown top-level keys when the kind\'s fields are given', () => {
   const fields = new Set(['data']);
   assert.deepEqual(scanJson('{"apiVersion":"v1","kind":"X","metadata":{},"bogus":1,"data":{"x":1}}', { topLevelFields: fields }).strict, ['unknown field "bogus"']);
 });
+
+void test('nesting deeper than 5,000 levels is a syntax error, not a crash', () => {
+  assert.equal(syntax('['.repeat(6000) + ']'.repeat(6000)), "invalid character '[' exceeded max depth");
+  assert.deepEqual(scanJson('['.repeat(4000) + ']'.repeat(4000)).strict, []);
+});

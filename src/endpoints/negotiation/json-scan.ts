@@ -45,6 +45,7 @@ function quoteChar(c: string): string {
 }
 
 const WS = new Set([' ', '\t', '\n', '\r']);
+const MAX_DEPTH = 5000;
 
 /** Throws JsonSyntaxError with Go's message on invalid JSON; otherwise returns the strict findings. */
 export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
@@ -136,8 +137,9 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
   const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
   const scanValue = (path: string, depth: number): void => {
-    if (depth > 10000) throw new JsonSyntaxError('exceeded max depth');
     skipWs();
+    // Go allows 10,000 levels; the recursion here is safe to 5,000 (far beyond any API object).
+    if (depth >= MAX_DEPTH && (text[i] === '{' || text[i] === '[')) fail('exceeded max depth');
     if (i >= n) fail('');
     const c = text[i] as string;
     if (c === '{') {
