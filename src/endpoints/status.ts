@@ -57,9 +57,12 @@ export class StatusError extends Error {
   }
 
   toStatus(): Status {
-    const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
-    if (this.details) s.details = this.details;
-    return s;
+    // Key order as kube-apiserver writes it (details before code), so bodies compare byte for byte.
+    return {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason,
+      ...(this.details ? { details: this.details } : {}),
+      code: this.code,
+    };
   }
 }
 
