@@ -247,6 +247,34 @@ void describe('Cacher: watches', () => {
   });
 });
 
+void describe('Cacher: bad stored values', () => {
+  void it('skips undecodable values; a key whose new value cannot be decoded is gone to readers and watchers', async () => {
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      const store = new MemoryStore();
+      await putPod(store, 'a', 'ok');
+      await store.create(keyOf('a', 'junk'), Buffer.from('not json'));
+      const cache = await Cacher.start({ store, prefix: PREFIX, codec });
+      cleanups.push(async () => {
+        await cache.stop();
+        await store.close();
+      });
+      assert.deepEqual((await cache.list(PREFIX, { read: consistent })).items.map((i) => i.object.metadata.name), ['ok']);
+      const w = await watchNow(cache);
+      const cur = await store.get(keyOf('a', 'ok'));
+      const r = await store.update(keyOf('a', 'ok'), Buffer.from('{broken'), { expectedModRevision: cur!.modRevision });
+      assert.ok(r.succeeded);
+      await until(() => w.sink.events.length === 1);
+      assert.deepEqual(w.sink.lines, [`DELETED ok@${r.revision}`]);
+      assert.deepEqual((await cache.list(PREFIX, { read: consistent })).items, []);
+      w.dispose();
+    } finally {
+      console.warn = warn;
+    }
+  });
+});
+
 void describe('Cacher: lifecycle', () => {
   void it('stop() closes watchers normally and refuses later calls', async () => {
     const store = new MemoryStore();
