@@ -1,15 +1,19 @@
 /**
- * Messages between the sqlite store (main thread) and its writer worker. One `write` message carries a whole
+ * Messages between the sqlite store (main thread) and its writer worker (worker.mjs) and checkpointer
+ * (checkpointer.mjs). One `write` message carries a whole
  * batch of operations; the worker commits it as one transaction (one fsync) and answers with one `written`
  * message holding a result per operation, in order.
  */
 
 export interface WorkerInit {
-  /** The module worker-entry.mjs loads, relative to this directory. */
-  readonly module: string;
   readonly path: string;
   /** Test hook: cap the database size (SQLite `max_page_count`) to simulate a full disk. */
   readonly maxPageCount?: number;
+}
+
+export interface CheckpointerInit {
+  readonly path: string;
+  readonly intervalMs: number;
 }
 
 export type WriteOp =

@@ -35,8 +35,7 @@ import {
 } from '../interface.ts';
 import { checkRevisionOption, checkWrite, RetentionClock, unrefInterval } from '../memory/backend-support.ts';
 import { WatchHub } from '../memory/watch-hub.ts';
-import type { FromWorker, OpResult, StoredKv, ToWorker, WorkerInit, WriteOp } from './protocol.ts';
-import type { CheckpointerInit } from './checkpointer.ts';
+import type { CheckpointerInit, FromWorker, OpResult, StoredKv, ToWorker, WorkerInit, WriteOp } from './protocol.ts';
 import { SqliteReader } from './reader.ts';
 
 export interface SqliteStoreOptions {
@@ -63,7 +62,10 @@ export interface SqliteStoreOptions {
 /** Most value bytes per batch: keeps one commit's latency and memory bounded. */
 const MAX_BATCH_BYTES = 32 * 1024 * 1024;
 const EMPTY = new Uint8Array(0);
-const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
+// Plain-JS thread modules started without the parent's flags: a worker does not get the parent's TypeScript
+// loader hooks anyway, and re-running `--import tsx` in each thread would add most of a second to every open.
+const WRITER = new URL('./worker.mjs', import.meta.url);
+const CHECKPOINTER = new URL('./checkpointer.mjs', import.meta.url);
 
 interface Pending {
   readonly op: WriteOp;
@@ -94,7 +96,7 @@ export class SqliteStore implements Store {
     private readonly worker: Worker,
     private readonly reader: SqliteReader,
     revision: number,
-    private readonly checkpointer: Worker | undefined,
+    private readonly checkpointer: Worker,
   ) {
     this.keyPrefix = opts.keyPrefix ?? '';
     this.hub = new WatchHub({
@@ -120,8 +122,8 @@ export class SqliteStore implements Store {
   /** Starts the writer, waits until the schema is ready, then opens the main-thread reader. */
   static async open(opts: SqliteStoreOptions): Promise<SqliteStore> {
     mkdirSync(dirname(opts.path), { recursive: true });
-    const init: WorkerInit = { module: './worker.ts', path: opts.path, maxPageCount: opts.maxPageCount };
-    const worker = new Worker(ENTRY, { workerData: init });
+    const init: WorkerInit = { path: opts.path, maxPageCount: opts.maxPageCount };
+    const worker = new Worker(WRITER, { workerData: init, execArgv: [] });
     const ready = await new Promise<{ revision: number }>((resolve, reject) => {
       const onError = (err: Error): void => reject(new StorageUnavailableError(`cannot open ${opts.path}: ${err.message}`));
       worker.once('error', onError);
@@ -141,7 +143,7 @@ export class SqliteStore implements Store {
       await worker.terminate();
       throw new StorageUnavailableError(`cannot open ${opts.path} for reading: ${(err as Error).message}`);
     }
-    const checkpointer = await startCheckpointer(opts.path, opts.checkpointIntervalMs ?? 200);
+    const checkpointer = startCheckpointer(opts.path, opts.checkpointIntervalMs ?? 200);
     return new SqliteStore(opts, worker, reader, ready.revision, checkpointer);
   }
 
@@ -371,20 +373,19 @@ export class SqliteStore implements Store {
   }
 }
 
-/** Starts the WAL checkpointer thread; without it the writer's own (rare) automatic checkpoint still bounds the WAL. */
-async function startCheckpointer(path: string, intervalMs: number): Promise<Worker | undefined> {
-  const init: CheckpointerInit = { module: './checkpointer.ts', path, intervalMs };
-  const w = new Worker(ENTRY, { workerData: init });
+/**
+ * Starts the WAL checkpointer thread without waiting for it: until it runs (or if it fails) the writer's own
+ * rare automatic checkpoint still bounds the WAL.
+ */
+function startCheckpointer(path: string, intervalMs: number): Worker {
+  const init: CheckpointerInit = { path, intervalMs };
+  const w = new Worker(CHECKPOINTER, { workerData: init, execArgv: [] });
   w.on('error', () => {}); // a failed checkpointer only costs the writer an occasional inline checkpoint
-  const ok = await new Promise<boolean>((resolve) => {
-    w.once('message', () => resolve(true));
-    w.once('exit', () => resolve(false));
-  });
-  return ok ? w : undefined;
+  return w;
 }
 
-async function stopCheckpointer(w: Worker | undefined): Promise<void> {
-  if (!w) return;
+async function stopCheckpointer(w: Worker): Promise<void> {
+  if (w.threadId < 0) return; // already exited
   await new Promise<void>((resolve) => {
     w.once('exit', () => resolve());
     w.postMessage({ type: 'stop' });
