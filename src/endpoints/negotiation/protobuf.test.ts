@@ -11,7 +11,8 @@ import { decodeEnvelope, decodeMessage } from '../../api/protobuf/codec.ts';
 import { messageSpec } from '../../api/protobuf/schema.ts';
 import { createResourceEndpoint } from '../resource-endpoint.ts';
 import { FakeRegistry, resourceDef, serveEndpoint, type FakeStorage, type TestServer } from '../handlers/testing/fake-storage.ts';
-import { canEncodeProtobuf, encodeProtobufValue } from './protobuf.ts';
+import type { CachedObject } from '../../storage/cacher/types.ts';
+import { canEncodeProtobuf, encodeProtobufValue, protobufListChunks } from './protobuf.ts';
 
 const REF = new URL('../../../../shared/reference/v1.32-responses/protobuf/', import.meta.url);
 const PB = 'application/vnd.kubernetes.protobuf';
@@ -110,4 +111,19 @@ void test('canEncodeProtobuf / encodeProtobufValue', () => {
   assert.equal(canEncodeProtobuf({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1' }), true);
   assert.ok(encodeProtobufValue({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'x' } }).byteLength > 4);
   assert.throws(() => encodeProtobufValue({ kind: 'Widget', apiVersion: 'example.com/v1' }));
+});
+
+void test('list chunks equal the whole-list encoding of the codec (empty metadata, several items)', () => {
+  const mk = (name: string): CachedObject => ({
+    key: name, kv: {} as CachedObject['kv'], attrs: { name, namespace: 'n', labels: {}, fields: {} }, encoded: new Map(),
+    object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace: 'n', resourceVersion: '5' }, data: { k: name.repeat(100) } },
+  });
+  const items = [mk('a'), mk('b'), mk('c')];
+  for (const meta of [{}, { resourceVersion: '9', continue: 'tok', remainingItemCount: 2 }]) {
+    const chunks = protobufListChunks('v1', 'ConfigMap', 'ConfigMapList', meta, items);
+    assert.ok(chunks);
+    const whole = encodeProtobufValue({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: meta, items: items.map((i) => i.object) });
+    assert.equal(Buffer.concat(chunks).toString('hex'), whole.toString('hex'));
+  }
+  assert.equal(protobufListChunks('example.com/v1', 'Widget', 'WidgetList', {}, []), undefined);
 });

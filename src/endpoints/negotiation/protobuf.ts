@@ -8,7 +8,9 @@
  *   the raw protobuf serializer for the event and the enveloping one for the object.
  */
 import { encodeMessage, protobufMessageFor, PROTOBUF_MAGIC } from '../../api/protobuf/codec.ts';
+import type { ListMeta } from '../../api/types.ts';
 import { hasMessage, messageSpec, type MessageSpec } from '../../api/protobuf/schema.ts';
+import type { CachedObject } from '../../storage/cacher/types.ts';
 import { WIRE_LEN, Writer } from '../../api/protobuf/wire.ts';
 
 export const PROTOBUF_TYPE = 'application/vnd.kubernetes.protobuf';
@@ -77,4 +79,54 @@ export function protobufWatchFrame(type: string, enveloped: Uint8Array): Buffer 
   out.writeUInt32BE(body.byteLength, 0);
   out.set(body, 4);
   return out;
+}
+
+function varint(n: number): Buffer {
+  const bytes: number[] = [];
+  let v = n;
+  while (v >= 0x80) {
+    bytes.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  bytes.push(v);
+  return Buffer.from(bytes);
+}
+
+const TAG1 = Buffer.from([0x0a]);
+const TAG2 = Buffer.from([0x12]);
+const EMPTY_TAGS_3_4 = Buffer.from([0x1a, 0x00, 0x22, 0x00]);
+
+/** The raw (un-enveloped) message of a cached object, memoized on it like the other encodings. */
+export function cachedProtobufRaw(co: CachedObject, spec: MessageSpec): Uint8Array {
+  let b = co.encoded.get('protobuf-raw');
+  if (!b) {
+    b = encodeMessage(co.object, spec);
+    co.encoded.set('protobuf-raw', b);
+  }
+  return b;
+}
+
+/**
+ * A protobuf list response as chunks: the envelope and list framing around each item's cached raw message,
+ * so a large list is neither re-encoded nor copied into one buffer. Undefined when the kind has no schema.
+ */
+export function protobufListChunks(apiVersion: string, kind: string, listKind: string, meta: ListMeta,
+  items: readonly CachedObject[]): Uint8Array[] | undefined {
+  const itemSpec = protobufMessageFor(apiVersion, kind);
+  if (!itemSpec || !protobufMessageFor(apiVersion, listKind)) return undefined;
+  const listMeta = encodeMessage(meta, messageSpec('meta.ListMeta'));
+  const body: Uint8Array[] = [TAG1, varint(listMeta.byteLength), listMeta];
+  for (const co of items) {
+    const raw = cachedProtobufRaw(co, itemSpec);
+    body.push(TAG2, varint(raw.byteLength), raw);
+  }
+  let rawLen = 0;
+  for (const c of body) rawLen += c.byteLength;
+  const typeMeta = new Writer();
+  typeMeta.tag(1, WIRE_LEN);
+  typeMeta.string(apiVersion);
+  typeMeta.tag(2, WIRE_LEN);
+  typeMeta.string(listKind);
+  const tm = typeMeta.finish();
+  return [PROTOBUF_MAGIC, TAG1, varint(tm.byteLength), tm, TAG2, varint(rawLen), ...body, EMPTY_TAGS_3_4];
 }

@@ -11,7 +11,7 @@ import type { CachedObject } from '../../storage/cacher/types.ts';
 import { parseIncludeObject, wantsPretty } from '../params.ts';
 import { negotiateOrThrow, type Negotiated, type NegotiateOptions } from './accept.ts';
 import { cachedBody, cachedJson, encodeAs, writeChunks } from './encode.ts';
-import { canEncodeProtobuf } from './protobuf.ts';
+import { canEncodeProtobuf, protobufListChunks } from './protobuf.ts';
 import { partialListOfObjectError, partialObjectMetadata, partialObjectMetadataList, partialOfListError } from './partial.ts';
 import { listMetaOf, listToTable, objectToTable, type IncludeObject } from './table.ts';
 
@@ -100,6 +100,13 @@ export async function respondList(ctx: RequestContext, scope: RenderScope, rep: 
     return;
   }
   const head = { kind: scope.def.listKind, apiVersion: scope.apiVersion, metadata: meta };
+  if (type === 'application/vnd.kubernetes.protobuf') {
+    const chunks = protobufListChunks(scope.apiVersion, scope.kind, scope.def.listKind, meta, result.items);
+    if (chunks) {
+      await writeChunks(ctx, 200, type, chunks);
+      return;
+    }
+  }
   if (type !== 'application/json' || rep.pretty) {
     // YAML, pretty JSON and protobuf are built whole (protobuf needs the list message's length up front).
     await writeChunks(ctx, 200, type, [encodeAs(type, { ...head, items: result.items.map((i) => i.object) }, rep.pretty)]);

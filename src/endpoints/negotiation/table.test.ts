@@ -55,3 +55,12 @@ void test('PartialObjectMetadata and its list', () => {
     items: [{ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1beta1', metadata: obj.metadata }],
   });
 });
+
+void test('a column that throws prints <unknown> instead of failing the table', () => {
+  const cols: TableColumn[] = [
+    { name: 'Name', type: 'string', format: 'name', description: 'n', priority: 0, cell: (o) => o.metadata.name },
+    { name: 'Boom', type: 'string', description: 'b', priority: 0, cell: () => { throw new Error('no status'); } },
+  ];
+  const t = objectToTable({ tableColumns: cols }, { metadata: { name: 'a' } }, { version: 'v1', includeObject: 'None' });
+  assert.deepEqual(t.rows?.[0]?.cells, ['a', '<unknown>']);
+});

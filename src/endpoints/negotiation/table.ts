@@ -71,7 +71,14 @@ export function columnDefinitions(def: Pick<ResourceDef, 'tableColumns'>): Table
 function cellsFor(cols: TableColumn[] | undefined, obj: KObject): unknown[] {
   if (!cols || cols.length === 0) return [obj.metadata.name ?? '', rfc3339(obj.metadata.creationTimestamp)];
   return cols.map((c) => {
-    const v = c.cell(obj);
+    // A printer that cannot read an odd object (a bookmark, a half-filled status) must not fail the
+    // whole list: kube's printers show `<unknown>` for values they cannot compute.
+    let v: unknown;
+    try {
+      v = c.cell(obj);
+    } catch {
+      return '<unknown>';
+    }
     return v === undefined ? null : v;
   });
 }
