@@ -89,6 +89,12 @@ void describe('Cacher: reads', () => {
     assert.equal(res, await cache.get(keyOf('a', 'p2'), { read: any }));
   });
 
+  void it('refuses a prefix without the trailing slash', async () => {
+    const store = new MemoryStore();
+    await assert.rejects(Cacher.start({ store, prefix: '/registry/pods', codec }), TypeError);
+    await store.close();
+  });
+
   void it('rejects keys outside its prefix', async () => {
     const { cache } = await setup();
     await assert.rejects(cache.get('/registry/secrets/a/x', { read: any }), KeyOutsidePrefixError);

@@ -120,6 +120,8 @@ export class Cacher implements ObjectReader {
 
   /** Loads the prefix at one revision and starts following the store. Rejects if the first load fails. */
   static async start(opts: CacherOptions): Promise<Cacher> {
+    // Without the slash `/registry/pods` would also cover `/registry/podtemplates/…`.
+    if (!opts.prefix.endsWith('/')) throw new TypeError(`watch cache prefix must end with "/": ${JSON.stringify(opts.prefix)}`);
     const c = new Cacher(opts);
     try {
       await c.load();
