@@ -105,3 +105,17 @@ void test('add/remove notify listeners and update lookups', () => {
   cat.add(def);
   assert.deepEqual(seen, ['added:widgets', 'removed:widgets']);
 });
+
+void test('top-level fields of every kind match the published OpenAPI (strict field validation relies on them)', () => {
+  const swagger = JSON.parse(readFileSync(join(REF, '../openapi-v1.32/swagger.json'), 'utf8')) as { definitions: Record<string, { properties?: Record<string, unknown>; 'x-kubernetes-group-version-kind'?: Array<{ group: string; version: string; kind: string }> }> };
+  const byGvk = new Map<string, string[]>();
+  for (const d of Object.values(swagger.definitions)) {
+    for (const g of d['x-kubernetes-group-version-kind'] ?? []) byGvk.set(`${g.group}/${g.version}/${g.kind}`, Object.keys(d.properties ?? {}));
+  }
+  for (const d of Catalog.builtin().all()) {
+    const want = byGvk.get(`${d.group}/${d.version}/${d.kind}`);
+    if (!want) continue; // kinds newer than the v1.32 reference
+    const ours = (d as { topLevelFields?: readonly string[] }).topLevelFields;
+    assert.deepEqual([...(ours ?? [])].sort(), want.filter((k) => !['apiVersion', 'kind', 'metadata'].includes(k)).sort(), `${d.group}/${d.version} ${d.kind}`);
+  }
+});

@@ -15,7 +15,7 @@ export const apps: GroupSpec = {
   versions: [{
     version: 'v1',
     resources: [
-      { resource: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true, tableColumns: cols.controllerRevisionColumns, strategy: statusStrategy({}) },
+      { resource: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true, fields: ['data', 'revision'], tableColumns: cols.controllerRevisionColumns, strategy: statusStrategy({}) },
       {
         resource: 'daemonsets', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'],
         subresources: [statusSub], tableColumns: cols.daemonSetColumns, strategy: workload(daemonSetDefaults),

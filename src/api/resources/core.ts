@@ -10,14 +10,15 @@ export const core: GroupSpec = {
   versions: [{
     version: 'v1',
     resources: [
-      { resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], tableColumns: cols.configMapColumns, strategy: st.plainStrategy },
+      { resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], fields: ['data', 'binaryData', 'immutable'], tableColumns: cols.configMapColumns, strategy: st.plainStrategy },
       {
         resource: 'endpoints', kind: 'Endpoints', singular: 'endpoints', namespaced: true, shortNames: ['ep'],
-        storagePrefix: '/registry/services/endpoints/', tableColumns: cols.endpointsColumns, strategy: st.endpointsStrategy,
+        storagePrefix: '/registry/services/endpoints/', fields: ['subsets'], tableColumns: cols.endpointsColumns, strategy: st.endpointsStrategy,
         deprecation: { warning: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice' },
       },
       {
         resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], tableColumns: cols.eventColumns,
+        fields: ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'type', 'eventTime', 'series', 'action', 'related', 'reportingComponent', 'reportingInstance'],
         selectableFields: cols.eventSelectableFields, strategy: st.eventsStrategy,
       },
       { resource: 'limitranges', kind: 'LimitRange', namespaced: true, shortNames: ['limits'], strategy: st.limitRangesStrategy },
@@ -40,12 +41,12 @@ export const core: GroupSpec = {
         subresources: [statusSub], tableColumns: cols.persistentVolumeColumns, strategy: st.pvStrategy,
       },
       {
-        resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'],
+        resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], returnDeletedObject: true,
         // binding, eviction, exec, attach, log, portforward, proxy and resize come with their handlers.
         subresources: [{ name: 'ephemeralcontainers', verbs: SUB_VERBS }, statusSub],
         tableColumns: podColumns, selectableFields: podSelectableFields, strategy: podStrategy,
       },
-      { resource: 'podtemplates', kind: 'PodTemplate', namespaced: true, tableColumns: cols.podTemplateColumns, strategy: st.podTemplatesStrategy },
+      { resource: 'podtemplates', kind: 'PodTemplate', namespaced: true, fields: ['template'], tableColumns: cols.podTemplateColumns, strategy: st.podTemplatesStrategy },
       {
         resource: 'replicationcontrollers', kind: 'ReplicationController', namespaced: true, shortNames: ['rc'], categories: ['all'],
         storagePrefix: '/registry/controllers/', subresources: [scaleSub, statusSub],
@@ -56,15 +57,15 @@ export const core: GroupSpec = {
         tableColumns: cols.resourceQuotaColumns, strategy: st.resourceQuotaStrategy,
       },
       {
-        resource: 'secrets', kind: 'Secret', namespaced: true, tableColumns: cols.secretColumns,
+        resource: 'secrets', kind: 'Secret', namespaced: true, tableColumns: cols.secretColumns, fields: ['data', 'stringData', 'type', 'immutable'],
         selectableFields: cols.secretSelectableFields, strategy: st.secretsStrategy,
       },
       {
-        resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'],
+        resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], fields: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
         tableColumns: cols.serviceAccountColumns, strategy: st.plainStrategy,
       },
       {
-        resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'],
+        resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], returnDeletedObject: true,
         nameRule: 'dns1123-label', storagePrefix: '/registry/services/specs/', subresources: [statusSub],
         tableColumns: cols.serviceColumns, strategy: st.servicesStrategy,
       },

@@ -40,7 +40,17 @@ export interface ResourceSpec {
   strategy?: Strategy;
   deprecation?: { warning: string; removedRelease?: string };
   virtual?: boolean;
+  /**
+   * Top-level JSON fields besides apiVersion/kind/metadata (strict field validation reports others as
+   * unknown). Default: spec and status with a status sub-resource, else spec.
+   */
+  fields?: string[];
+  /** kube's ReturnDeletedObject: DELETE answers with the object instead of a Status (pods, services). */
+  returnDeletedObject?: boolean;
 }
+
+/** ResourceDef plus the optional catalog extensions the handlers read (see src/endpoints/handlers/scope.ts). */
+export type CatalogResourceDef = ResourceDef & { topLevelFields?: readonly string[]; returnDeletedObject?: boolean };
 
 export type Maturity = 'ga' | 'beta' | 'alpha';
 
@@ -71,7 +81,7 @@ export function maturityOf(version: string): Maturity {
 
 /** Expanded definitions plus each one's storage group/version (for storageVersionHash). */
 export interface ExpandedDef {
-  def: ResourceDef;
+  def: CatalogResourceDef;
   storage: StorageGVK;
   /** What storageVersionHash is computed from. */
   hash: StorageGVK;
@@ -79,7 +89,7 @@ export interface ExpandedDef {
 
 export function expandResource(group: string, version: string, r: ResourceSpec): ExpandedDef {
   const storage = r.storage ?? { group, version };
-  const def: ResourceDef = {
+  const def: CatalogResourceDef = {
     group,
     version,
     resource: r.resource,
@@ -100,6 +110,8 @@ export function expandResource(group: string, version: string, r: ResourceSpec):
   if (r.strategy) def.strategy = r.strategy;
   if (r.deprecation) def.deprecation = r.deprecation;
   if (r.virtual) def.virtual = true;
+  def.topLevelFields = r.fields ?? ((r.subresources ?? []).some((x) => x.name === 'status') || r.virtual ? ['spec', 'status'] : ['spec']);
+  if (r.returnDeletedObject) def.returnDeletedObject = true;
   return { def, storage, hash: r.hashVersion ?? storage };
 }
 

@@ -41,6 +41,7 @@ export const events: GroupSpec = {
   versions: [{ version: 'v1', resources: [{
     // Stored as core/v1 Events in the same keys (kube's events.k8s.io shares /registry/events/).
     resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], storage: { group: '', version: 'v1' },
+    fields: ['eventTime', 'series', 'reportingController', 'reportingInstance', 'action', 'reason', 'regarding', 'related', 'note', 'type', 'deprecatedSource', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp', 'deprecatedCount'],
     strategy: statusStrategy({ allowCreateOnUpdate: true, gcPolicy: 'unsupported' }),
     tableColumns: eventColumns,
     // Field selectors run on stored (core/v1) objects: the events.k8s.io names read the core fields.
@@ -62,7 +63,7 @@ export const events: GroupSpec = {
 export const authentication: GroupSpec = {
   group: 'authentication.k8s.io',
   versions: [{ version: 'v1', resources: [
-    { resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, virtual: true },
+    { resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, virtual: true, fields: ['status'] },
     { resource: 'tokenreviews', kind: 'TokenReview', namespaced: false, virtual: true },
   ] }],
 };
@@ -127,10 +128,10 @@ export const policy: GroupSpec = {
 export const rbac: GroupSpec = {
   group: 'rbac.authorization.k8s.io',
   versions: [{ version: 'v1', resources: [
-    { resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'path-segment', tableColumns: oc.clusterRoleBindingColumns, strategy: rbacBinding },
-    { resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment', tableColumns: oc.roleColumns, strategy: plainCOU },
-    { resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path-segment', tableColumns: oc.roleBindingColumns, strategy: rbacBinding },
-    { resource: 'roles', kind: 'Role', namespaced: true, nameRule: 'path-segment', tableColumns: oc.roleColumns, strategy: plainCOU },
+    { resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'path-segment', fields: ['subjects', 'roleRef'], tableColumns: oc.clusterRoleBindingColumns, strategy: rbacBinding },
+    { resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment', fields: ['rules', 'aggregationRule'], tableColumns: oc.roleColumns, strategy: plainCOU },
+    { resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, nameRule: 'path-segment', fields: ['subjects', 'roleRef'], tableColumns: oc.roleBindingColumns, strategy: rbacBinding },
+    { resource: 'roles', kind: 'Role', namespaced: true, nameRule: 'path-segment', fields: ['rules'], tableColumns: oc.roleColumns, strategy: plainCOU },
   ] }],
 };
 
@@ -139,9 +140,10 @@ export const storage: GroupSpec = {
   versions: [{ version: 'v1', resources: [
     { resource: 'csidrivers', kind: 'CSIDriver', namespaced: false, strategy: plain },
     { resource: 'csinodes', kind: 'CSINode', namespaced: false, tableColumns: ac.csiNodeColumns, strategy: plain },
-    { resource: 'csistoragecapacities', kind: 'CSIStorageCapacity', namespaced: true, tableColumns: ac.csiStorageCapacityColumns, strategy: plain },
+    { resource: 'csistoragecapacities', kind: 'CSIStorageCapacity', namespaced: true, fields: ['nodeTopology', 'storageClassName', 'capacity', 'maximumVolumeSize'], tableColumns: ac.csiStorageCapacityColumns, strategy: plain },
     {
-      resource: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'], tableColumns: oc.storageClassColumns,
+      resource: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'],
+      fields: ['provisioner', 'parameters', 'reclaimPolicy', 'mountOptions', 'allowVolumeExpansion', 'volumeBindingMode', 'allowedTopologies'], tableColumns: oc.storageClassColumns,
       strategy: statusStrategy({}, { defaults: (o) => { o['reclaimPolicy'] ??= 'Delete'; o['volumeBindingMode'] ??= 'Immediate'; } }),
     },
     { resource: 'volumeattachments', kind: 'VolumeAttachment', namespaced: false, subresources: [statusSub], tableColumns: ac.volumeAttachmentColumns, strategy: withStatus },
@@ -151,10 +153,10 @@ export const storage: GroupSpec = {
 export const admissionregistration: GroupSpec = {
   group: 'admissionregistration.k8s.io',
   versions: [{ version: 'v1', resources: [
-    { resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: API_EXT, tableColumns: ac.mutatingWebhookColumns, strategy: statusStrategy({ generation: true, allowCreateOnUpdate: true }) },
+    { resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, fields: ['webhooks'], categories: API_EXT, tableColumns: ac.mutatingWebhookColumns, strategy: statusStrategy({ generation: true, allowCreateOnUpdate: true }) },
     { resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false, categories: API_EXT, subresources: [statusSub], tableColumns: ac.validatingAdmissionPolicyColumns, strategy: withStatusGen },
     { resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false, categories: API_EXT, tableColumns: ac.validatingAdmissionPolicyBindingColumns, strategy: statusStrategy({ generation: true }) },
-    { resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: API_EXT, tableColumns: ac.validatingWebhookColumns, strategy: statusStrategy({ generation: true, allowCreateOnUpdate: true }) },
+    { resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, fields: ['webhooks'], categories: API_EXT, tableColumns: ac.validatingWebhookColumns, strategy: statusStrategy({ generation: true, allowCreateOnUpdate: true }) },
   ] }],
 };
 
@@ -171,7 +173,7 @@ export const apiextensions: GroupSpec = {
 export const scheduling: GroupSpec = {
   group: 'scheduling.k8s.io',
   versions: [{ version: 'v1', resources: [{
-    resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false, shortNames: ['pc'], tableColumns: oc.priorityClassColumns,
+    resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false, shortNames: ['pc'], fields: ['value', 'globalDefault', 'description', 'preemptionPolicy'], tableColumns: oc.priorityClassColumns,
     strategy: statusStrategy({}, { defaults: (o) => { o['preemptionPolicy'] ??= 'PreemptLowerPriority'; } }),
   }] }],
 };
@@ -186,14 +188,14 @@ export const coordination: GroupSpec = {
 export const node: GroupSpec = {
   group: 'node.k8s.io',
   versions: [{ version: 'v1', resources: [{
-    resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false, tableColumns: oc.runtimeClassColumns, strategy: plainCOU,
+    resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false, fields: ['handler', 'overhead', 'scheduling'], tableColumns: oc.runtimeClassColumns, strategy: plainCOU,
   }] }],
 };
 
 export const discovery: GroupSpec = {
   group: 'discovery.k8s.io',
   versions: [{ version: 'v1', resources: [{
-    resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true, strategy: genCOU,
+    resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true, fields: ['addressType', 'endpoints', 'ports'], strategy: genCOU,
     tableColumns: [
       nameColumn(),
       col('AddressType', 'string', 'addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation. The following address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name.', (o) => String(o['addressType'] ?? '')),

@@ -117,8 +117,14 @@ export function serviceDefaults(svc: J): void {
   }
 }
 
+/** Secret type Opaque; stringData folds into data (base64), as kube's v1 → internal conversion does. */
 export function secretDefaults(s: J): void {
   setIfMissing(s, 'type', 'Opaque');
+  if (isObj(s['stringData'])) {
+    const data = isObj(s['data']) ? s['data'] : (s['data'] = {} as J);
+    for (const [k, v] of Object.entries(s['stringData'])) (data as J)[k] = Buffer.from(String(v), 'utf8').toString('base64');
+    delete s['stringData'];
+  }
 }
 
 export function persistentVolumeDefaults(pv: J): void {
