@@ -197,3 +197,26 @@ void describe('watch with sendInitialEvents=false', () => {
     }
   });
 });
+
+void describe('deadline bookmark', () => {
+  void it('with allowWatchBookmarks and timeoutSeconds, a BOOKMARK comes 2 s before the deadline', async (t) => {
+    const env = await testEnv();
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const cms = env.registry.lookup('', 'v1', 'configmaps')!;
+      const rev = await env.store.currentRevision();
+      const log = new EventLog();
+      const w = await cms.watch(sys('default'), { resourceVersion: String(rev), allowWatchBookmarks: true, timeoutSeconds: 5 }, log);
+      try {
+        t.mock.timers.tick(2_999);
+        assert.equal(log.events.length, 0);
+        t.mock.timers.tick(1);
+        assert.deepEqual(log.events.map((e) => [e.type, e.revision]), [['BOOKMARK', rev]]);
+      } finally {
+        w.dispose();
+      }
+    } finally {
+      await env.close();
+    }
+  });
+});
