@@ -368,3 +368,21 @@ void test('cluster-scoped resources ignore body namespaces and are addressed wit
   assert.equal((await call('GET', '/api/v1/nodes/n1')).status, 200);
   assert.equal(nodes.calls.find((c) => c.method === 'get')?.ctx.namespace, '');
 });
+
+void test('a chunked body without Content-Length is cut off at 3 MiB with 413', async () => {
+  const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(`${server.url}${NS}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } }, (r) => {
+      let body = '';
+      r.on('data', (c: Buffer) => { body += c.toString(); });
+      r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.write('{"metadata":{"name":"chunky"},"data":{"a":"');
+    const mb = 'x'.repeat(1024 * 1024);
+    for (let i = 0; i < 4; i++) req.write(mb);
+    req.end('"}}');
+  });
+  assert.equal(res.status, 413);
+  assert.equal((JSON.parse(res.body) as { message: string }).message, 'Request entity too large: limit is 3145728');
+  assert.equal(cms.objects.has('ref/chunky'), false);
+});

@@ -26,6 +26,13 @@ export type InputType = (typeof INPUT_TYPES)[number];
  */
 export async function readBody(ctx: RequestContext, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
   const req = ctx.req;
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw errors.requestEntityTooLarge(`Request entity too large: limit is ${limit}`);
+  }
+  // Already consumed (or no body at all on a finished stream): nothing more will arrive.
+  if (req.readableEnded) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let size = 0;
   return await new Promise<Buffer>((resolve, reject) => {
@@ -37,6 +44,7 @@ export async function readBody(ctx: RequestContext, limit = MAX_REQUEST_BODY_BYT
       req.off('end', onEnd);
       req.off('error', onError);
       req.off('aborted', onAborted);
+      req.off('close', onClose);
       if (err) reject(err);
       else resolve(Buffer.concat(chunks, size));
     };
@@ -54,7 +62,10 @@ export async function readBody(ctx: RequestContext, limit = MAX_REQUEST_BODY_BYT
     const onEnd = () => finish();
     const onError = (e: Error) => finish(e);
     const onAborted = () => finish(new Error('request aborted'));
+    // A stream closed before 'end' (client gone, HTTP/2 reset) would otherwise leave the read pending forever.
+    const onClose = () => finish(req.readableEnded ? undefined : new Error('request aborted'));
     req.on('data', onData);
+    req.on('close', onClose);
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('aborted', onAborted);
