@@ -32,7 +32,7 @@ export class CacheWatcher {
   readonly predicate: SelectionPredicate | undefined;
   readonly bookmarks: boolean;
   readonly minRevision: number;
-  /** Revision of the last event handed to the sink (bookmarks only go out when the cache moved past it). */
+  /** Revision of the last event handed to the sink (a bookmark never goes below it). */
   lastRevision: number;
   private backlog: readonly ObjectEvent[] = [];
   private backlogPos = 0;
@@ -77,10 +77,13 @@ export class CacheWatcher {
     this.flush();
   }
 
-  /** A periodic bookmark: sent only when idle and only if the cache moved past what the client has seen. */
+  /**
+   * A periodic bookmark (kube's roughly-every-minute heartbeat, also keeping idle streams alive): sent only
+   * when nothing else is waiting, and never with a revision below what the client has already seen.
+   */
   bookmark(ev: ObjectEvent): void {
     if (!this.bookmarks || this.ended || this.paused || this.delivering) return;
-    if (this.backlogPos < this.backlog.length || this.buffered > 0 || ev.revision <= this.lastRevision) return;
+    if (this.backlogPos < this.backlog.length || this.buffered > 0 || ev.revision < this.lastRevision) return;
     this.deliver(ev);
   }
 
