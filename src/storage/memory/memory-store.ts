@@ -156,9 +156,10 @@ export class MemoryStore implements Store {
     if (r > this.compacted) this.compactSync(r);
   }
 
+  /** The lowest readable revision: the last compact() target (reads at it still work), at least 1. */
   async compactedRevision(): Promise<number> {
     this.assertOpen();
-    return this.compacted;
+    return Math.max(1, this.compacted);
   }
 
   async close(): Promise<void> {

@@ -165,9 +165,10 @@ export class SqliteStore implements Store {
     return this.read(() => this.reader.meta().revision);
   }
 
+  /** The lowest readable revision: the last compact() target (reads at it still work), at least 1. */
   async compactedRevision(): Promise<number> {
     this.assertReadable();
-    return this.read(() => this.reader.meta().compacted);
+    return this.read(() => Math.max(1, this.reader.meta().compacted));
   }
 
   watch(prefix: string, opts: WatchOptions, listener: WatchListener): WatchHandle {
