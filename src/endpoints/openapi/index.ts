@@ -34,6 +34,12 @@ export interface OpenApiEndpointOptions {
    * applies them.
    */
   patchContentTypes?: readonly string[];
+  /**
+   * Build every document in the background this long after creation (ms), one per event-loop turn, so the
+   * first client does not wait ~0.3-1 s for the index hashes. Negative disables. Default 1000. The timer is
+   * unref'd: it never keeps the process alive, and the work is finite.
+   */
+  warmAfterMs?: number;
 }
 
 export const DEFAULT_PATCH_CONTENT_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
@@ -92,6 +98,24 @@ export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
     }
     respondBytes(ctx, 200, contentType, enc.body, h);
   };
+
+  const warmAfter = opts.warmAfterMs ?? 1000;
+  if (warmAfter >= 0) {
+    const keysToWarm = (): string[] => v3Keys(catalog);
+    setTimeout(() => {
+      const queue = keysToWarm();
+      const step = (): void => {
+        const k = queue.shift();
+        if (k === undefined) {
+          once('v2', () => encode(swaggerDoc()));
+          return;
+        }
+        v3(k);
+        setImmediate(step).unref();
+      };
+      step();
+    }, warmAfter).unref();
+  }
 
   return async function openApiEndpoint(ctx: RequestContext): Promise<boolean> {
     const path = ctx.url.pathname.replace(/\/+$/, '');

@@ -15,7 +15,7 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 const opts = { patchContentTypes: ['application/json-patch+json', 'application/merge-patch+json'] };
 
 async function get(path: string, headers: Record<string, string> = {}, catalog = Catalog.builtin()) {
-  const ep = createOpenApiEndpoint({ catalog });
+  const ep = createOpenApiEndpoint({ catalog, warmAfterMs: -1 });
   const { ctx, done } = fakeContext(path, { headers });
   const handled = await ep(ctx);
   const r = done();
@@ -155,4 +155,15 @@ void test('naming helpers follow kube', () => {
   assert.equal(tagOf('', 'v1'), 'core_v1');
   assert.equal(definitionName('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition'), 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition');
   assert.equal(definitionName('example.com', 'v1', 'Widget'), 'com.example.v1.Widget');
+});
+
+void test('background warm-up builds the same documents the first request would', async () => {
+  const catalog = Catalog.builtin();
+  const warmed = createOpenApiEndpoint({ catalog, warmAfterMs: 0 });
+  // Let the warm-up run to completion (one document per turn).
+  for (let i = 0; i < 200; i++) await new Promise((r) => setImmediate(r));
+  const a = fakeContext('/openapi/v3');
+  await warmed(a.ctx);
+  const cold = await get('/openapi/v3', {}, catalog);
+  assert.deepEqual(JSON.parse(a.done().body.toString()), cold.json());
 });

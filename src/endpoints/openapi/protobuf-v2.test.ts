@@ -68,7 +68,7 @@ void test('the protobuf Swagger document carries paths, operations, parameters a
 });
 
 void test('/openapi/v2 negotiates protobuf with the content type Go clients can parse', async () => {
-  const ep = createOpenApiEndpoint({ catalog: Catalog.builtin() });
+  const ep = createOpenApiEndpoint({ catalog: Catalog.builtin(), warmAfterMs: -1 });
   const { ctx, done } = fakeContext('/openapi/v2', { headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
   await ep(ctx);
   const r = done();
