@@ -103,7 +103,9 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
         const blueprint = t?.kind === 'PartialObjectMetadata'
           ? { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${t.version}`, metadata: {}, items: null }
           : { kind: s.def.listKind, apiVersion: s.apiVersion, metadata: {}, items: null };
-        annotations[INITIAL_EVENTS_LIST_BLUEPRINT_ANNOTATION] = Buffer.from(`${JSON.stringify(blueprint)}\n`).toString('base64');
+        // Encoded as the negotiated type, like kube's watchListTransformer.
+        const encoded = rep.neg.type === PROTOBUF_TYPE ? encodeProtobufValue(blueprint) : Buffer.from(`${JSON.stringify(blueprint)}\n`);
+        annotations[INITIAL_EVENTS_LIST_BLUEPRINT_ANNOTATION] = encoded.toString('base64');
       }
     }
     return {
