@@ -15,6 +15,7 @@ import { toStatusError } from './storage-errors.ts';
 import type { StoreCore } from './store-core.ts';
 import { hasSubresource, resetStatusOnCreate } from './strategy.ts';
 import { nameValidator } from './validation/names.ts';
+import { checkMetaTypes } from './validation/meta-types.ts';
 import { validateObjectMeta } from './validation/object-meta.ts';
 
 const MAX_NAME_GENERATION_ATTEMPTS = 8;
@@ -39,6 +40,7 @@ export function ensureNamespace(core: StoreCore, ctx: OpContext, obj: KObject): 
  */
 export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, now: Date): KObject {
   const def = core.def;
+  checkMetaTypes(def, input);
   const obj = clone(input);
   if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
   obj.apiVersion = core.apiVersion();
@@ -144,6 +146,7 @@ export async function createObject(core: StoreCore, ctx: OpContext, input: KObje
   const generated = !!input.metadata?.generateName && !input.metadata?.name;
   const attempts = generated ? MAX_NAME_GENERATION_ATTEMPTS : 1;
   let lastError: StatusError | undefined;
+  checkMetaTypes(core.def, input); // a body that does not decode fails before admission, as in kube
   await checkNamespaceForCreate(core, ctx, input);
   for (let i = 0; i < attempts; i++) {
     const now = core.now();

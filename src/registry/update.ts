@@ -23,6 +23,7 @@ import { toStatusError } from './storage-errors.ts';
 import type { StoreCore } from './store-core.ts';
 import { hasSubresource, keepSpecOnStatusUpdate, keepStatusOnUpdate } from './strategy.ts';
 import { nameValidator } from './validation/names.ts';
+import { checkMetaTypes } from './validation/meta-types.ts';
 import { GoValueFieldError, validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.ts';
 
 /** Bound on lost races before giving up with a 409 (kube retries without bound; a bound keeps us honest). */
@@ -52,6 +53,7 @@ export function defaultShouldDelete(obj: KObject, old: KObject): boolean {
 /** BeforeUpdate for the generic store: returns the object to write. */
 export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, old: KObject, now: Date): KObject {
   const def = core.def;
+  checkMetaTypes(def, input);
   const obj = clone(input);
   if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
   obj.apiVersion = core.apiVersion();
@@ -118,6 +120,7 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     if (!kv) {
       if (opts.neverCreate || (!opts.allowCreate && !core.strategy.allowCreateOnUpdate)) throw errors.notFound(core.resource(name));
       const desired = await produce(undefined);
+      checkMetaTypes(core.def, desired);
       const input = clone(desired);
       if (input.metadata) delete input.metadata.resourceVersion;
       await checkNamespaceForCreate(core, ctx, input);
@@ -134,7 +137,9 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     }
     const existing = core.decode(kv);
     // `produce` gets its own copy; what it returns is copied again by prepareUpdate before any change.
-    const input = { ...(await produce(clone(existing))) };
+    const produced = await produce(clone(existing));
+    checkMetaTypes(core.def, produced);
+    const input = { ...produced };
     input.metadata = input.metadata && typeof input.metadata === 'object' ? { ...input.metadata } : {};
     const givenRv = input.metadata.resourceVersion ?? '';
     if (givenRv === '') {
