@@ -6,7 +6,7 @@
  * time and count.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -193,10 +193,11 @@ function writeSection(markdown: string): void {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'keelson-bench-storage-'));
+  const loadStart = loadavg()[0]!;
   try {
     const rows = [...(await sqliteRows(dir)), ...(await etcdRows())];
     const md = [
-      `Measured by \`npm run bench:storage\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, temp dir on the local disk.`,
+      `Measured by \`npm run bench:storage\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, temp dir on the local disk; load average ${loadStart.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end (other work on the machine skews absolute numbers; the baseline ran in the same conditions).`,
       'Every create is durable when acknowledged (WAL, synchronous=FULL, group commit in the writer thread); values are 1 KiB.',
       'Baseline: raw better-sqlite3 inserts in a worker with the same durability, 1 row per transaction (serial) or 64 rows per transaction (concurrent); ratio = store / baseline.',
       '',
