@@ -83,3 +83,15 @@ void describe('namespaces special REST', () => {
     assert.equal(s.message, 'Namespace "a.b" is invalid: metadata.name: Invalid value: "a.b": must not contain dots');
   });
 });
+
+void describe('namespace spec types', () => {
+  void it('spec.finalizers of the wrong type is a 400', async () => {
+    const env = await testEnv({ bare: true });
+    try {
+      const s = await statusOf(env.registry.lookup('', 'v1', 'namespaces')!.create(sys(''), { metadata: { name: 'x' }, spec: { finalizers: 'kubernetes' } }, {}));
+      assert.deepEqual([s.code, s.message], [400, 'Namespace in version "v1" cannot be handled as a Namespace: json: cannot unmarshal string into Go struct field NamespaceSpec.spec.finalizers of type []v1.FinalizerName']);
+    } finally {
+      await env.close();
+    }
+  });
+});

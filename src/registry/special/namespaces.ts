@@ -30,6 +30,20 @@ function spec(obj: KObject): NamespaceSpec {
   return (obj['spec'] ?? {}) as NamespaceSpec;
 }
 
+/** Decode-level type check of spec.finalizers (kube fails to decode anything else with a 400). */
+function checkSpecTypes(obj: KObject): void {
+  const sp = obj['spec'] as unknown;
+  const bad = (jt: string, where: string, type: string) => errors.badRequest(
+    `Namespace in version "v1" cannot be handled as a Namespace: json: cannot unmarshal ${jt} into Go struct field ${where} of type ${type}`);
+  const jt = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v);
+  if (sp === undefined || sp === null) return;
+  if (typeof sp !== 'object' || Array.isArray(sp)) throw bad(jt(sp), 'Namespace.spec', 'v1.NamespaceSpec');
+  const f = (sp as Record<string, unknown>)['finalizers'];
+  if (f === undefined || f === null) return;
+  if (!Array.isArray(f)) throw bad(jt(f), 'NamespaceSpec.spec.finalizers', '[]v1.FinalizerName');
+  for (const x of f) if (typeof x !== 'string') throw bad(jt(x), 'NamespaceSpec.spec.finalizers', 'v1.FinalizerName');
+}
+
 function setNameLabel(obj: KObject): void {
   if (!obj.metadata.name) return;
   obj.metadata.labels = { ...(obj.metadata.labels ?? {}), [METADATA_NAME_LABEL]: obj.metadata.name };
@@ -58,6 +72,7 @@ export class NamespaceStore extends GenericStore {
           ...base,
           // kube's defaulting sets the label, so it counts as the request's own field.
           defaults(obj) {
+            checkSpecTypes(obj);
             base.defaults?.(obj);
             setNameLabel(obj);
           },
