@@ -6,9 +6,13 @@
  * committed, and the breaker keeps every call (and `/readyz`) failing for seconds after etcd is back. The
  * store wants each call to go out once and fail fast with a clear error; the caller (registry, watch loop)
  * decides about retries.
+ *
+ * With several servers, a member that just failed with a connection error is skipped for
+ * `HOST_DOWN_MS` (etcd3 then picks another member for the next calls); after that it is tried again.
+ * With one server there is nothing to fail over to, so calls always go out.
  */
 import { readFile } from 'node:fs/promises';
-import { Etcd3, type IOptions } from 'etcd3';
+import { Etcd3, isRecoverableError, type IOptions } from 'etcd3';
 
 export interface EtcdClientOptions {
   readonly servers: readonly string[];
@@ -32,6 +36,34 @@ function passThrough(): Policy {
   return policy as unknown as Policy;
 }
 
+/** How long a member that failed with a connection error is skipped when others are configured. */
+export const HOST_DOWN_MS = 1000;
+
+/** Thrown (without calling etcd) for a member that is being skipped; etcd3 then tries the next member. */
+export class EtcdHostSkippedError extends Error {
+  override name = 'EtcdHostSkippedError';
+  constructor(host: string) {
+    super(`etcd member ${host} is skipped for ${HOST_DOWN_MS} ms after a connection failure`);
+  }
+}
+
+/** Per-member policy: run the call; after a connection failure, refuse calls to this member for a while. */
+function hostBreaker(host: string): Policy {
+  let downUntil = 0;
+  const policy = {
+    async execute<T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> {
+      if (Date.now() < downUntil) throw new EtcdHostSkippedError(host);
+      try {
+        return await fn({ signal: new AbortController().signal });
+      } catch (err) {
+        if (err instanceof Error && isRecoverableError(err)) downUntil = Date.now() + HOST_DOWN_MS;
+        throw err;
+      }
+    },
+  };
+  return policy as unknown as Policy;
+}
+
 export async function createEtcdClient(opts: EtcdClientOptions): Promise<Etcd3> {
   if (opts.servers.length === 0) throw new Error('etcd: no servers given');
   if ((opts.certFile === undefined) !== (opts.keyFile === undefined)) {
@@ -49,7 +81,10 @@ export async function createEtcdClient(opts: EtcdClientOptions): Promise<Etcd3> 
   return new Etcd3({
     hosts: [...opts.servers],
     ...(credentials ? { credentials } : {}),
-    faultHandling: { global: passThrough(), host: () => passThrough() },
+    faultHandling: {
+      global: passThrough(),
+      host: opts.servers.length > 1 ? (host: string) => hostBreaker(host) : () => passThrough(),
+    },
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
     grpcOptions: {
       // Reconnect quickly after etcd comes back (grpc's default backoff grows to 120 s).

@@ -42,6 +42,18 @@ function grpcCode(err: unknown): number | undefined {
   return undefined;
 }
 
+const name = (err: unknown): string => (err as Error | null)?.name ?? '';
+
+/**
+ * True when the request certainly never reached etcd (no connection, member skipped), so sending it again
+ * — even a write — cannot apply it twice.
+ */
+export function neverSent(err: unknown): boolean {
+  if (name(err) === 'EtcdHostSkippedError') return true;
+  const message = err instanceof Error ? err.message : String(err);
+  return message.includes('No connection established') || message.includes('ECONNREFUSED');
+}
+
 export const isCompactedMessage = (m: string): boolean => m.includes('required revision has been compacted');
 export const isFutureRevisionMessage = (m: string): boolean => m.includes('required revision is a future revision');
 
@@ -63,6 +75,7 @@ export function mapEtcdError(err: unknown, ctx: ErrorContext = {}): StorageError
     return new ValueTooLargeError(ctx.valueSize);
   }
   if (
+    name(err) === 'EtcdHostSkippedError' ||
     code === UNAVAILABLE ||
     code === DEADLINE_EXCEEDED ||
     code === CANCELLED ||

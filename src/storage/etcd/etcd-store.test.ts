@@ -17,6 +17,7 @@ import {
   type Store,
   type WatchEvent,
 } from '../interface.ts';
+import { HOST_DOWN_MS } from './client.ts';
 import { openEtcdStore } from './etcd-store.ts';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -337,6 +338,42 @@ describe('etcd store', () => {
     }
   });
 });
+
+describe('etcd store with several members configured', () => {
+  it('keeps working when one configured member is unreachable', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const dead = `http://127.0.0.1:${await unusedPort()}`;
+    const prefix = freshPrefix();
+    const s = await openEtcdStore({ servers: [dead, etcd!.endpoint, dead], prefix });
+    try {
+      const c = collector();
+      s.watch('/m/', { fromRevision: await s.currentRevision() }, c.listener);
+      for (let i = 0; i < 30; i++) {
+        // Now and then wait out the skip window, so calls really hit the dead member and fail over.
+        if (i % 10 === 9) await new Promise((r) => setTimeout(r, HOST_DOWN_MS + 50));
+        const r = await s.create(`/m/${i}`, enc(String(i)));
+        assert.ok(r.succeeded);
+        assert.equal(dec((await s.get(`/m/${i}`))!.value), String(i));
+      }
+      assert.equal((await s.range('/m/', { countOnly: true })).count, 30);
+      await c.until(() => c.events.length >= 30);
+      assert.deepEqual(c.events.map((e) => e.kv.key), [...Array(30).keys()].map((i) => `/m/${i}`));
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+/** A loopback port nobody listens on (bound then released). */
+async function unusedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return await new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 describe('etcd store across an etcd restart', () => {
   it('fails ping while etcd is down and resumes watches without gaps or duplicates', async (t) => {

@@ -38,7 +38,7 @@ import {
 import { createEtcdClient } from './client.ts';
 import { EMPTY_VALUE, KeyCodec } from './codec.ts';
 import { CompactionTracker } from './compaction.ts';
-import { isCompactedMessage, mapEtcdError, type ErrorContext } from './errors.ts';
+import { isCompactedMessage, mapEtcdError, neverSent } from './errors.ts';
 import { LeaseManager } from './leases.ts';
 import { EtcdWatch, progressRequestsSafe } from './watch.ts';
 
@@ -93,10 +93,14 @@ export class EtcdStore implements Store {
   /** etcd's version as reported by the member that answered at open ('' = unknown). */
   serverVersion = '';
 
+  /** Configured etcd members: a call that failed to reach one may go to another. */
+  private readonly members: number;
+
   constructor(
     private readonly client: Etcd3,
-    opts: Pick<EtcdStoreOptions, 'prefix' | 'keyPrefix'> = {},
+    opts: Partial<Pick<EtcdStoreOptions, 'prefix' | 'keyPrefix' | 'servers'>> = {},
   ) {
+    this.members = Math.max(1, opts.servers?.length ?? 1);
     this.codec = new KeyCodec(opts.prefix ?? '');
     this.keyPrefix = opts.keyPrefix ?? '';
     this.leases = new LeaseManager(client);
@@ -144,7 +148,7 @@ export class EtcdStore implements Store {
   async currentRevision(): Promise<number> {
     this.ensureOpen();
     try {
-      const res = await this.client.kv.range({ key: Buffer.from([0]), count_only: true });
+      const res = await this.send(() => this.client.kv.range({ key: Buffer.from([0]), count_only: true }), { read: true });
       return Number(res.header.revision);
     } catch (err) {
       throw mapEtcdError(err);
@@ -225,11 +229,15 @@ export class EtcdStore implements Store {
         : { key: k, target: 'Create' as const, result: 'Greater' as const, create_revision: 0 };
     let res: ITxnResponse;
     try {
-      res = await this.client.kv.txn({
-        compare: [guard],
-        success: [{ request_delete_range: { key: k, prev_kv: true } }],
-        failure: [{ request_range: { key: k } }],
-      });
+      res = await this.send(
+        () =>
+          this.client.kv.txn({
+            compare: [guard],
+            success: [{ request_delete_range: { key: k, prev_kv: true } }],
+            failure: [{ request_range: { key: k } }],
+          }),
+        { read: false },
+      );
     } catch (err) {
       throw mapEtcdError(err);
     }
@@ -343,8 +351,10 @@ export class EtcdStore implements Store {
   ): Promise<ITxnResponse> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const lease = ttlSeconds !== undefined && ttlSeconds > 0 ? await this.leases.leaseFor(ttlSeconds) : undefined;
-        return await this.client.kv.txn(build(lease));
+        return await this.send(async () => {
+          const lease = ttlSeconds !== undefined && ttlSeconds > 0 ? await this.leases.leaseFor(ttlSeconds) : undefined;
+          return await this.client.kv.txn(build(lease));
+        }, { read: false });
       } catch (err) {
         if (attempt === 0 && (err as Error)?.constructor?.name === 'EtcdLeaseInvalidError') {
           this.leases.clear();
@@ -355,10 +365,26 @@ export class EtcdStore implements Store {
     }
   }
 
+  /**
+   * Sends an etcd call. With several members configured, a call that failed to reach one is sent again,
+   * up to once per member (etcd3 skips members that just failed): always when it certainly never left,
+   * and for reads whenever the member was unavailable. Errors come back raw; callers map them.
+   */
+  private async send<T>(call: () => Promise<T>, opts: { read: boolean }): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call();
+      } catch (err) {
+        if (attempt >= this.members || this.closed) throw err;
+        if (!neverSent(err) && !(opts.read && mapEtcdError(err) instanceof StorageUnavailableError)) throw err;
+      }
+    }
+  }
+
   /** A range call with errors mapped and enriched with the compacted / current revision. */
   private async rangeCall(req: IRangeRequest, revision: number | undefined): Promise<IRangeResponse> {
     try {
-      return await this.client.kv.range(req);
+      return await this.send(() => this.client.kv.range(req), { read: true });
     } catch (err) {
       throw await this.enrich(mapEtcdError(err, { revision }));
     }
@@ -378,7 +404,7 @@ export class EtcdStore implements Store {
 
   private async isCompacted(revision: number): Promise<boolean> {
     try {
-      await this.client.kv.range({ key: Buffer.from([0]), revision, count_only: true });
+      await this.send(() => this.client.kv.range({ key: Buffer.from([0]), revision, count_only: true }), { read: true });
       return false;
     } catch (err) {
       if (isCompactedMessage((err as Error).message ?? '')) return true;
