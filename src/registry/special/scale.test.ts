@@ -52,3 +52,18 @@ void describe('scale sub-resource', () => {
     assert.equal(selectorString({ app: 'rc' }), 'app=rc');
   });
 });
+
+void describe('scale body types', () => {
+  void it('replicas of the wrong type is a 400 decode error', async () => {
+    const env = await testEnv();
+    try {
+      const d = env.registry.lookup('apps', 'v1', 'deployments')!;
+      await d.create(sys('default'), { metadata: { name: 'w' }, spec: { replicas: 1 } }, {});
+      await assert.rejects(d.update(sys('default', { subresource: 'scale' }), 'w', { metadata: {}, spec: { replicas: '3' } }, {}),
+        (e: unknown) => e instanceof StatusError && e.code === 400
+          && e.message === 'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32');
+    } finally {
+      await env.close();
+    }
+  });
+});

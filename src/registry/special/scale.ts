@@ -66,6 +66,10 @@ export function toScale(core: StoreCore, parent: KObject): KObject {
   return scale;
 }
 
+function decodeError(kind: string, version: string, jsonType: string, where: string, goType: string) {
+  return errors.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: json: cannot unmarshal ${jsonType} into Go struct field ${where} of type ${goType}`);
+}
+
 export async function scaleGet(core: StoreCore, ctx: OpContext, name: string, params: GetParams): Promise<CachedObject> {
   const parent = await getObject(core, { ...ctx, subresource: '' }, name, params);
   const scale = toScale(core, parent.object);
@@ -79,8 +83,16 @@ export async function scaleUpdate(core: StoreCore, ctx: OpContext, name: string,
     const current = toScale(core, parent);
     const desired = await produce(clone(current));
     const gvk = scaleKind(core);
-    const replicas = (desired['spec'] as { replicas?: unknown } | undefined)?.replicas ?? 0;
-    if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+    const spec = desired['spec'] as unknown;
+    if (spec !== undefined && spec !== null && (typeof spec !== 'object' || Array.isArray(spec))) {
+      throw decodeError(gvk.kind, gvk.version, Array.isArray(spec) ? 'array' : typeof spec, `${gvk.kind}.spec`, 'v1.ScaleSpec');
+    }
+    const replicas = (spec as { replicas?: unknown } | null | undefined)?.replicas ?? 0;
+    if (typeof replicas !== 'number' || !Number.isInteger(replicas)) {
+      const jt = typeof replicas === 'number' ? `number ${replicas}` : Array.isArray(replicas) ? 'array' : typeof replicas === 'boolean' ? 'bool' : typeof replicas;
+      throw decodeError(gvk.kind, gvk.version, jt, 'ScaleSpec.spec.replicas', 'int32');
+    }
+    if (replicas < 0) {
       throw errors.invalid({ kind: gvk.kind, group: gvk.group, name }, [field.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
     }
     const next = clone(parent);
