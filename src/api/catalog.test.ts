@@ -119,3 +119,9 @@ void test('top-level fields of every kind match the published OpenAPI (strict fi
     assert.deepEqual([...(ours ?? [])].sort(), want.filter((k) => !['apiVersion', 'kind', 'metadata'].includes(k)).sort(), `${d.group}/${d.version} ${d.kind}`);
   }
 });
+
+void test('DELETE returns the object for pods, services and service accounts (kube\'s ReturnDeletedObject)', () => {
+  const c = Catalog.builtin();
+  const returns = c.all().filter((d) => (d as { returnDeletedObject?: boolean }).returnDeletedObject).map((d) => d.resource).sort();
+  assert.deepEqual(returns, ['pods', 'serviceaccounts', 'services']);
+});

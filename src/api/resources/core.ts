@@ -61,7 +61,7 @@ export const core: GroupSpec = {
         selectableFields: cols.secretSelectableFields, strategy: st.secretsStrategy,
       },
       {
-        resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], fields: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
+        resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], returnDeletedObject: true, fields: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
         tableColumns: cols.serviceAccountColumns, strategy: st.plainStrategy,
       },
       {
