@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { StorageUnavailableError, type WatchEvent } from '../interface.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 
@@ -168,6 +169,47 @@ void it('if the writer thread dies, pending and later writes fail with StorageUn
     await assert.rejects(s.ping!(), StorageUnavailableError);
     assert.ok((await ended) instanceof StorageUnavailableError);
     assert.equal(new TextDecoder().decode((await s.get('/before'))!.value), 'x', 'reads of committed data still work');
+  } finally {
+    await s.close();
+  }
+});
+
+void it('a large compaction runs in chunks while writes go on, and leaves only the newest row of each live key', async () => {
+  const path = freshPath();
+  const s = await openSqliteStore({ path });
+  try {
+    const revs = new Map<string, number>();
+    // 120 keys × 100 writes = 12,000 revisions (several compaction chunks); every 10th key is deleted at the end.
+    for (let round = 0; round < 100; round++) {
+      await Promise.all(
+        [...Array(120).keys()].map(async (k) => {
+          const key = `/c/${k}`;
+          const rev = revs.get(key);
+          const r = rev ? await s.update(key, enc(`${round}`), { expectedModRevision: rev }) : await s.create(key, enc(`${round}`));
+          assert.ok(r.succeeded);
+          revs.set(key, r.revision);
+        }),
+      );
+    }
+    for (let k = 0; k < 120; k += 10) assert.ok((await s.delete(`/c/${k}`)).succeeded);
+    const target = await s.currentRevision();
+    const compacting = s.compact(target);
+    const during = await Promise.all([...Array(50).keys()].map((i) => s.create(`/during/${i}`, enc('d'))));
+    await compacting;
+    assert.ok(during.every((r) => r.succeeded));
+    assert.equal((await s.range('/during/')).count, 50);
+    const live = await s.range('/c/');
+    assert.equal(live.count, 108);
+    assert.ok(live.items.every((kv) => new TextDecoder().decode(kv.value) === '99' && kv.version === 100));
+    assert.equal((await s.range('/c/', { revision: target })).count, 108, 'a read at the compacted revision still works');
+    assert.deepEqual(await s.checkIntegrity!(), []);
+    const db = new Database(path, { readonly: true });
+    try {
+      const rows = db.prepare('SELECT count(*) AS n FROM log').get() as { n: number };
+      assert.equal(rows.n, 108 + 50, 'history at or below the compacted revision keeps one row per live key');
+    } finally {
+      db.close();
+    }
   } finally {
     await s.close();
   }

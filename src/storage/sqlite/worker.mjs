@@ -23,6 +23,8 @@ import Database from 'better-sqlite3';
 
 const EMPTY = Buffer.alloc(0);
 const SCHEMA_VERSION = 1;
+/** Revisions whose superseded history one compaction transaction removes. */
+const COMPACT_CHUNK_REVISIONS = 5000;
 
 /**
  * Writer pragmas and schema. auto_vacuum must be set before the first table exists.
@@ -59,7 +61,7 @@ function configure(db, maxPageCount) {
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS current_expiry ON current (expires_at) WHERE expires_at IS NOT NULL;
     CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
-    INSERT OR IGNORE INTO meta (name, value) VALUES ('revision', 1), ('compacted', 0), ('schema', ${SCHEMA_VERSION});
+    INSERT OR IGNORE INTO meta (name, value) VALUES ('revision', 1), ('compacted', 0), ('compacted_rows', 0), ('schema', ${SCHEMA_VERSION});
   `);
 }
 
@@ -86,16 +88,19 @@ function start(init) {
     delCur: db.prepare('DELETE FROM current WHERE key = ?'),
     getMeta: db.prepare('SELECT value FROM meta WHERE name = ?').pluck(),
     setMeta: db.prepare('UPDATE meta SET value = ? WHERE name = ?'),
-    // History at or below @c keeps only each key's newest live row; only keys written since the previous
-    // compaction (@prev) can have rows to drop, so the scan is limited to them.
+    // History at or below @c keeps only each key's newest live row. Only keys written in (@from, @to] — a
+    // slice of the revisions since the previous compaction — are looked at, so one chunk stays small.
     compact: db.prepare(`
       DELETE FROM log WHERE rev <= @c
-        AND key IN (SELECT DISTINCT key FROM log WHERE rev > @prev AND rev <= @c)
+        AND key IN (SELECT DISTINCT key FROM log WHERE rev > @from AND rev <= @to)
         AND (deleted = 1 OR rev < (SELECT max(n.rev) FROM log n WHERE n.key = log.key AND n.rev <= @c))`),
   };
 
   let revision = /** @type {number} */ (q.getMeta.get('revision'));
   let compacted = /** @type {number} */ (q.getMeta.get('compacted'));
+  // Revisions up to here have had their superseded rows removed (lags `compacted` while a compaction runs or
+  // after a crash in the middle of one; the next compaction starts from it, so nothing is left behind).
+  let cleaned = /** @type {number} */ (q.getMeta.get('compacted_rows') ?? 0);
 
   /** @param {CurRow} r @returns {StoredKv} */
   const stored = (r) => ({ value: r.value, createRev: r.create_rev, modRev: r.rev, version: r.version });
@@ -167,18 +172,31 @@ function start(init) {
     });
   };
 
-  /** @param {number} target */
-  const compact = (target) => {
+  /**
+   * Compacts to `target` in chunks of revisions, yielding to queued write batches between chunks so a large
+   * compaction never stalls commits for long. Reads below `target` fail from the first chunk on (the
+   * compacted revision is recorded before any row goes).
+   * @param {number} target
+   */
+  const compact = async (target) => {
     if (target <= compacted) return;
-    db.transaction(() => {
-      q.compact.run({ c: target, prev: compacted });
-      q.setMeta.run(target, 'compacted');
-    }).immediate();
+    q.setMeta.run(target, 'compacted'); // autocommit: its own small transaction
     compacted = target;
+    for (let from = cleaned; from < target; ) {
+      const to = Math.min(target, from + COMPACT_CHUNK_REVISIONS);
+      db.transaction(() => {
+        q.compact.run({ c: target, from, to });
+        q.setMeta.run(to, 'compacted_rows');
+      }).immediate();
+      cleaned = from = to;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     // Give freed pages back to the file system and keep the WAL short: bounded disk use.
     db.pragma('incremental_vacuum');
     db.pragma('wal_checkpoint(TRUNCATE)');
   };
+  /** Compactions run one after another. */
+  let compactions = Promise.resolve();
 
   port.on('message', (/** @type {ToWorker} */ m) => {
     switch (m.type) {
@@ -186,25 +204,33 @@ function start(init) {
         post({ type: 'written', id: m.id, results: write(m.ops), revision });
         return;
       case 'compact':
-        try {
-          compact(m.revision);
-          post({ type: 'done', id: m.id });
-        } catch (err) {
-          post({ type: 'done', id: m.id, error: describe(err) });
-        }
+        compactions = compactions.then(
+          () => compact(m.revision).then(
+            () => post({ type: 'done', id: m.id }),
+            (err) => post({ type: 'done', id: m.id, error: describe(err) }),
+          ),
+        );
         return;
       case 'close':
-        try {
-          db.pragma('wal_checkpoint(TRUNCATE)');
-        } catch {
-          // A checkpoint is an optimisation; closing must still happen.
-        }
-        db.close();
-        post({ type: 'done', id: m.id });
-        port.close();
+        void compactions.then(() => closeDb(m.id));
         return;
     }
   });
+
+  /**
+   * Checkpoints, closes the database and ends the thread (after any running compaction).
+   * @param {number} id
+   */
+  const closeDb = (id) => {
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // A checkpoint is an optimisation; closing must still happen.
+    }
+    db.close();
+    post({ type: 'done', id });
+    port.close();
+  };
   post({ type: 'ready', revision, compacted });
 }
 
