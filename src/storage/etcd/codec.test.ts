@@ -26,4 +26,9 @@ void it('kv() converts etcd string revisions and can drop values for keys-only r
   const raw = { key: Buffer.from('/p/k'), value: Buffer.from('v'), create_revision: '7', mod_revision: '9', version: '3', lease: '0' };
   assert.deepEqual({ ...c.kv(raw), value: [...c.kv(raw).value] }, { key: '/k', value: [0x76], createRevision: 7, modRevision: 9, version: 3 });
   assert.equal(c.kv(raw, { keyOnly: true }).value.byteLength, 0);
+  // Values are copied out of the (shared) message buffer.
+  const big = Buffer.from('xxxxvalueyyyy');
+  const v = c.kv({ ...raw, value: big.subarray(4, 9) }).value;
+  assert.notEqual(v.buffer, big.buffer);
+  assert.equal(v.buffer.byteLength, 5);
 });

@@ -41,7 +41,9 @@ export class KeyCodec {
   kv(raw: IKeyValue, opts: { keyOnly?: boolean } = {}): KeyValue {
     return {
       key: this.decode(raw.key),
-      value: opts.keyOnly || !raw.value ? EMPTY : new Uint8Array(raw.value.buffer, raw.value.byteOffset, raw.value.byteLength),
+      // A copy: the decoded Buffer is a view into the whole gRPC message (a 10k-item range is one message),
+      // and a cache holding one small value must not keep that message alive.
+      value: opts.keyOnly || !raw.value || raw.value.byteLength === 0 ? EMPTY : Uint8Array.prototype.slice.call(raw.value),
       createRevision: Number(raw.create_revision),
       modRevision: Number(raw.mod_revision),
       version: Number(raw.version),
