@@ -143,6 +143,9 @@ void test('jobs', { skip }, async () => {
   const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j1', namespace: NS }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'j1', image: 'busybox', command: ['echo', 'hi'] }] } } } };
   assert.match(await ok(['create', '-f', '-'], manifest(job)), /job.batch\/j1 created/);
   assert.match(await ok(['get', 'jobs', '-n', NS]), /^NAME\s+STATUS\s+COMPLETIONS\s+DURATION\s+AGE\nj1\s+/);
+  // The `all` category from discovery spans kinds and groups.
+  const all = (await ok(['get', 'all', '-n', NS, '-o', 'name'])).split('\n');
+  for (const n of ['deployment.apps/web', 'service/svc1', 'job.batch/j1']) assert.ok(all.includes(n), `${n} in ${all.join(' ')}`);
 });
 
 void test('--chunk-size, -l, --field-selector', { skip }, async () => {
