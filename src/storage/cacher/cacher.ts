@@ -12,7 +12,8 @@
  *   consistent     → the store's current revision T; served from the cache once `rev ≥ T`. If that is not
  *                    confirmed within `consistentWaitMs` (a backend without prompt progress notifications,
  *                    e.g. etcd while only other resources change), read the store at T instead — correct,
- *                    just slower, as kube-apiserver falls back to etcd.
+ *                    just slower, as kube-apiserver falls back to etcd. `shareWatches(store)` (shared-watch.ts)
+ *                    gives such backends prompt progress, so the fallback stays rare.
  *   notOlderThan R → the cache once `rev ≥ R`; waits up to `consistentReadTimeoutMs` for a revision the store
  *                    has not reached, then FutureRevisionError (504 "Too large resource version").
  *   exact R        → the cache when `rev = R`, the store at R for older revisions (CompactedError → 410).
