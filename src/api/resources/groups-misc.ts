@@ -15,8 +15,10 @@ const plain = statusStrategy({});
 /** SetDefaults_Subject: User and Group subjects belong to the RBAC group. */
 const rbacBinding = statusStrategy({ allowCreateOnUpdate: true }, {
   defaults(o) {
-    for (const s of Array.isArray(o['subjects']) ? (o['subjects'] as Array<Record<string, unknown>>) : []) {
-      if ((s['kind'] === 'User' || s['kind'] === 'Group') && s['apiGroup'] === undefined) s['apiGroup'] = 'rbac.authorization.k8s.io';
+    for (const s of Array.isArray(o['subjects']) ? (o['subjects'] as unknown[]) : []) {
+      if (!s || typeof s !== 'object') continue;
+      const subj = s as Record<string, unknown>;
+      if ((subj['kind'] === 'User' || subj['kind'] === 'Group') && subj['apiGroup'] === undefined) subj['apiGroup'] = 'rbac.authorization.k8s.io';
     }
   },
 });

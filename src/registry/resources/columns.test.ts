@@ -122,3 +122,18 @@ void test('column descriptions quoting v1 API docs match the published OpenAPI',
     assert.equal(c.description, doc(type, field), `${r} ${name}`);
   }
 });
+
+void test('no cell throws on odd objects (wrong types, missing parts)', () => {
+  const odd: KObject[] = [
+    { metadata: {} },
+    { metadata: { name: 'x', creationTimestamp: 'not a date', deletionTimestamp: '2026-01-01T00:00:00Z' }, spec: 'oops', status: 7 },
+    { metadata: { name: 'x', labels: { 'node-role.kubernetes.io/control-plane': '' } }, spec: { containers: 'x', template: [], ports: [null, 1, 'a'], rules: {}, metrics: [{ type: 'Resource' }] },
+      status: { conditions: [null, 'x', { type: 'Ready' }], containerStatuses: [null, { state: null, lastState: 'x' }], loadBalancer: { ingress: [null] } } },
+    { metadata: { name: 'x' }, subsets: [{ addresses: [{}], ports: [{}] }], involvedObject: 3, series: {}, data: [], subjects: [null, { kind: 'User' }], webhooks: {} },
+  ];
+  for (const d of Catalog.builtin().all()) {
+    for (const c of d.tableColumns ?? []) {
+      for (const o of odd) assert.doesNotThrow(() => c.cell(o), `${d.resource} ${c.name}`);
+    }
+  }
+});

@@ -100,3 +100,29 @@ void test('allowCreateOnUpdate follows kube per kind', () => {
     assert.equal(cou(g, v, r), false, r);
   }
 });
+
+void test('no strategy hook throws on odd objects (bad input must become a Status, not a crash)', () => {
+  const odd = (): KObject[] => [
+    { metadata: {} },
+    { metadata: { name: 'x' }, spec: 'oops', status: 7 },
+    { metadata: { name: 'x' }, spec: { template: 'x', jobTemplate: [], containers: [null, 'c', { name: 3 }], ports: [null], strategy: 'x', updateStrategy: 5, selector: null, volumes: [null, { secret: 'x' }] } },
+    { metadata: { name: 'x' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'i', ports: [{}], env: [null, { valueFrom: 'x' }], livenessProbe: 'x' }] } } }, stringData: { a: 1 }, subjects: [null, 'x'] },
+  ];
+  for (const d of Catalog.builtin().all()) {
+    const s = d.strategy;
+    if (!s) continue;
+    for (const sub of ['', 'status']) {
+      for (const o of odd()) {
+        assert.doesNotThrow(() => {
+          s.prepareForCreate?.(o, ctx(sub));
+          s.defaults?.(o);
+          s.validate?.(o, ctx(sub));
+          const old = odd()[1]!;
+          s.prepareForUpdate?.(o, old, ctx(sub));
+          s.validateUpdate?.(o, old, ctx(sub));
+          s.gracefulDeletePeriod?.(o, undefined);
+        }, `${d.group}/${d.resource} ${sub}`);
+      }
+    }
+  }
+});

@@ -9,7 +9,7 @@ export const namespaceStrategy: RegistryStrategy = statusStrategy({
   status: true,
   initialStatus: () => ({ phase: 'Active' }),
   onCreate(obj) {
-    const spec = (obj['spec'] ?? {}) as Record<string, unknown>;
+    const spec = isObj(obj['spec']) ? obj['spec'] : {};
     const fins = Array.isArray(spec['finalizers']) ? (spec['finalizers'] as unknown[]) : [];
     if (!fins.includes('kubernetes')) fins.push('kubernetes');
     spec['finalizers'] = fins;
@@ -19,11 +19,11 @@ export const namespaceStrategy: RegistryStrategy = statusStrategy({
   onUpdate(obj, old, ctx) {
     // spec.finalizers change only through /finalize, which changes nothing else.
     const finalize = ctx.subresource === 'finalize';
-    const wanted = (obj['spec'] as Record<string, unknown> | undefined)?.['finalizers'];
+    const wanted = isObj(obj['spec']) ? obj['spec']['finalizers'] : undefined;
     if (old['spec'] === undefined) delete obj['spec'];
     else obj['spec'] = structuredClone(old['spec']);
     if (finalize) {
-      const spec = (obj['spec'] ?? {}) as Record<string, unknown>;
+      const spec = isObj(obj['spec']) ? obj['spec'] : {};
       if (wanted === undefined) delete spec['finalizers'];
       else spec['finalizers'] = wanted;
       obj['spec'] = spec;
@@ -31,6 +31,10 @@ export const namespaceStrategy: RegistryStrategy = statusStrategy({
     setNameLabel(obj);
   },
 });
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
 
 function setNameLabel(obj: KObject): void {
   if (!obj.metadata.name) return;
