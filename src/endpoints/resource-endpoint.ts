@@ -24,6 +24,8 @@ import { handlePatch } from './handlers/patch.ts';
 import type { HandlerScope } from './handlers/scope.ts';
 import { handleUpdate } from './handlers/update.ts';
 import { handleWatch } from './handlers/watch.ts';
+import { schemaForKind } from './negotiation/field-schema.ts';
+import type { SchemaNode } from './negotiation/json-scan.ts';
 import { parseListQuery } from './params.ts';
 import { respondError } from './respond.ts';
 import { errors, StatusError } from './status.ts';
@@ -108,6 +110,11 @@ function splitApiVersion(apiVersion: string): [string, string] {
   return i < 0 ? ['', apiVersion] : [apiVersion.slice(0, i), apiVersion.slice(i + 1)];
 }
 
+function fieldSchemaOf(apiVersion: string, kind: string): { fieldSchema?: SchemaNode } {
+  const schema = schemaForKind(apiVersion, kind);
+  return schema ? { fieldSchema: schema } : {};
+}
+
 export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint {
   const { registry, catalog } = opts;
   const isKnownKind = (apiVersion: string, kind: string) => {
@@ -158,6 +165,7 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
       name: p.name,
       render: { def, kind, apiVersion, group, protobuf: supportsProtobuf(apiVersion, kind) },
       isKnownKind,
+      ...fieldSchemaOf(apiVersion, kind),
     };
 
     if (verb === 'list' || verb === 'watch' || verb === 'deletecollection') {

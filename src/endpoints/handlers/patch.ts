@@ -16,7 +16,7 @@ import { JsonSyntaxError, scanJson } from '../negotiation/json-scan.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseWriteQuery } from '../params.ts';
 import { errors, StatusError } from '../status.ts';
-import { checkName, dedupOwnerReferences, ensureNamespace, expectedNamespace, fieldManagerFor, opContext, topLevelFieldsOf, type HandlerScope } from './scope.ts';
+import { checkName, dedupOwnerReferences, ensureNamespace, expectedNamespace, fieldManagerFor, opContext, strictChecks, type HandlerScope } from './scope.ts';
 
 export const JSON_PATCH = 'application/json-patch+json';
 export const MERGE_PATCH = 'application/merge-patch+json';
@@ -78,7 +78,7 @@ export async function handlePatch(ctx: RequestContext, s: HandlerScope): Promise
   }
 
   const expectedNs = expectedNamespace(s);
-  const topLevelFields = s.kind === s.def.kind ? topLevelFieldsOf(s.def) : undefined;
+  const checks = strictChecks(s);
   const mutate = (current: KObject | undefined): KObject => {
     if (!current) throw errors.notFound({ kind: s.resource, group: s.group, name: s.name });
     const base = structuredClone(current) as KObject;
@@ -106,7 +106,7 @@ export async function handlePatch(ctx: RequestContext, s: HandlerScope): Promise
       throw invalidPatch(patchedJson, `json: cannot unmarshal ${Array.isArray(obj.metadata) ? 'array' : obj.metadata === null ? 'null' : typeof obj.metadata} into Go struct field ${s.kind}.metadata of type v1.ObjectMeta`);
     }
     // Strict findings: duplicates in the patch itself, unknown ObjectMeta keys in the result.
-    const strict = [...strictInPatch, ...scanJson(patchedJson, { objectMeta: true, ...(topLevelFields ? { topLevelFields } : {}) }).strict];
+    const strict = [...strictInPatch, ...scanJson(patchedJson, { objectMeta: true, ...checks }).strict];
     if (strict.length && directive === 'Warn') ctx.warnings.push(...strict);
     if (strict.length && directive === 'Strict') throw invalidPatch(patchedJson, `strict decoding error: ${strict.join(', ')}`);
     ensureNamespace(obj, expectedNs);

@@ -6,6 +6,7 @@
 import type { KObject, ResourceDef } from '../../api/types.ts';
 import type { OpContext, RestStorage } from '../../registry/rest.ts';
 import type { RequestContext } from '../../server/context.ts';
+import type { SchemaNode } from '../negotiation/json-scan.ts';
 import type { RenderScope } from '../negotiation/render.ts';
 import { managerFromUserAgent } from '../params.ts';
 import { errors } from '../status.ts';
@@ -28,6 +29,8 @@ export interface HandlerScope {
   readonly render: RenderScope;
   /** Is (apiVersion, kind) served anywhere? For kube's wording of foreign-kind decode errors. */
   readonly isKnownKind: (apiVersion: string, kind: string) => boolean;
+  /** Field structure of `kind` (built-in kinds) for strict field validation; undefined otherwise. */
+  readonly fieldSchema?: SchemaNode;
 }
 
 /**
@@ -38,6 +41,14 @@ export interface HandlerScope {
 export type ResourceDefExtensions = ResourceDef & { returnDeletedObject?: boolean; topLevelFields?: readonly string[] };
 
 const topLevelCache = new WeakMap<ResourceDef, ReadonlySet<string>>();
+
+/** How strict decoding checks unknown fields for this endpoint: the full schema, else top-level names. */
+export function strictChecks(s: HandlerScope): { schema?: SchemaNode; topLevelFields?: ReadonlySet<string> } {
+  if (s.fieldSchema) return { schema: s.fieldSchema };
+  // Sub-resources serve another kind (Scale): the main kind's names do not apply.
+  const set = s.kind === s.def.kind ? topLevelFieldsOf(s.def) : undefined;
+  return set ? { topLevelFields: set } : {};
+}
 
 /** The kind's top-level field set, when the definition carries one. */
 export function topLevelFieldsOf(def: ResourceDef): ReadonlySet<string> | undefined {

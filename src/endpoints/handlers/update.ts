@@ -6,13 +6,7 @@ import type { RequestContext } from '../../server/context.ts';
 import { decodeObject, inputTypeOf, readBody } from '../negotiation/decode.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseWriteQuery } from '../params.ts';
-import { checkName, dedupOwnerReferences, ensureNamespace, expectedNamespace, fieldManagerFor, opContext, topLevelFieldsOf, type HandlerScope } from './scope.ts';
-
-function topLevel(s: HandlerScope): { topLevelFields?: ReadonlySet<string> } {
-  // Sub-resources serve another kind (Scale): the main kind's fields do not apply.
-  const set = s.subresource === '' || s.kind === s.def.kind ? topLevelFieldsOf(s.def) : undefined;
-  return set ? { topLevelFields: set } : {};
-}
+import { checkName, dedupOwnerReferences, ensureNamespace, expectedNamespace, fieldManagerFor, opContext, strictChecks, type HandlerScope } from './scope.ts';
 
 export async function handleUpdate(ctx: RequestContext, s: HandlerScope): Promise<void> {
   const rep = negotiateResponse(ctx, s.render);
@@ -21,7 +15,7 @@ export async function handleUpdate(ctx: RequestContext, s: HandlerScope): Promis
   const type = inputTypeOf(ctx);
   const obj = decodeObject(body, type, {
     def: s.def, kind: s.kind, apiVersion: s.apiVersion, fieldValidation: q.fieldValidation ?? 'Warn',
-    isKnownKind: s.isKnownKind, warnings: ctx.warnings, ...topLevel(s),
+    isKnownKind: s.isKnownKind, warnings: ctx.warnings, ...strictChecks(s),
   });
   ensureNamespace(obj, expectedNamespace(s));
   checkName(obj, s.name, s.namespace);

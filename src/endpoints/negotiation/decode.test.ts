@@ -105,3 +105,19 @@ void test('pathologically deep bodies are 400s, not crashes', () => {
   const e = bad(deepYaml, {}, 'application/yaml');
   assert.equal(e.code, 400);
 });
+
+void test('with the catalog schema, Strict answers exactly as kube (errors/400-strict.json)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { schemaForKind } = await import('./field-schema.ts');
+  const want = JSON.parse(readFileSync(new URL('../../../../shared/reference/v1.32-responses/errors/400-strict.json', import.meta.url), 'utf8')) as unknown;
+  const schema = schemaForKind('v1', 'ConfigMap');
+  assert.ok(schema);
+  const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"strict"},"bogus":1,"data":{"a":"1","a":"2"}}';
+  try {
+    decodeObject(Buffer.from(body), 'application/json', base({ fieldValidation: 'Strict', schema }));
+    assert.fail('expected 400');
+  } catch (e) {
+    assert.ok(e instanceof StatusError);
+    assert.deepEqual(e.toStatus(), want);
+  }
+});

@@ -10,7 +10,7 @@ import type { KObject, ResourceDef } from '../../api/types.ts';
 import type { RequestContext } from '../../server/context.ts';
 import { errors, StatusError } from '../status.ts';
 import { decodeProtobuf } from '../../api/protobuf/codec.ts';
-import { JsonSyntaxError, scanJson, type ScanOptions } from './json-scan.ts';
+import { JsonSyntaxError, scanJson, type ScanOptions, type SchemaNode } from './json-scan.ts';
 
 /** kube-apiserver's default `MaxRequestBodyBytes`. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -179,7 +179,7 @@ function parseYaml(text: string, opts: ScanOptions): DecodedBody {
   walk(doc.contents);
   const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
   // Unknown ObjectMeta keys, found on the JSON form as kube does after YAML→JSON.
-  if (opts.objectMeta || opts.topLevelFields) {
+  if (opts.objectMeta || opts.topLevelFields || opts.schema) {
     try {
       strict.push(...scanJson(JSON.stringify(value ?? null), opts).strict.filter((s) => s.startsWith('unknown field')));
     } catch {
@@ -216,6 +216,8 @@ export interface DecodeObjectOptions {
   readonly warnings: string[];
   /** Top-level field names of the kind, when known: enables `unknown field "x"` for other keys. */
   readonly topLevelFields?: ReadonlySet<string>;
+  /** The kind's whole field structure (built-in kinds): unknown fields at any depth. */
+  readonly schema?: SchemaNode;
 }
 
 function versionOf(apiVersion: string): string {
@@ -236,7 +238,11 @@ function internalGroupName(apiVersion: string): string {
 export function decodeObject(body: Buffer, type: InputType, o: DecodeObjectOptions): KObject {
   let decoded: DecodedBody;
   try {
-    decoded = parseBody(body, type, { objectMeta: true, ...(o.topLevelFields ? { topLevelFields: o.topLevelFields } : {}) });
+    decoded = parseBody(body, type, {
+      objectMeta: true,
+      ...(o.topLevelFields ? { topLevelFields: o.topLevelFields } : {}),
+      ...(o.schema ? { schema: o.schema } : {}),
+    });
   } catch (e) {
     if (e instanceof BodySyntaxError) {
       throw errors.badRequest(`the object provided is unrecognized (must be of type ${o.kind}): ${e.message} (${summarize(body)})`);

@@ -9,6 +9,15 @@
  */
 
 /** ObjectMeta's JSON fields (k8s.io/apimachinery/pkg/apis/meta/v1 ObjectMeta). */
+/** What the scanner knows about a JSON value's shape (see field-schema.ts for built-in kinds). */
+export type SchemaNode =
+  | { readonly kind: 'any' }
+  | { readonly kind: 'object'; field(key: string): SchemaNode | undefined }
+  | { readonly kind: 'map'; readonly values: SchemaNode }
+  | { readonly kind: 'array'; readonly items: SchemaNode };
+
+export const ANY: SchemaNode = { kind: 'any' };
+
 const OBJECT_META_FIELDS = new Set([
   'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
   'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers',
@@ -32,6 +41,11 @@ export interface ScanOptions {
    * are reported as unknown. Until the catalog carries schemas, resources may leave this out.
    */
   readonly topLevelFields?: ReadonlySet<string>;
+  /**
+   * The kind's full field structure (built-in kinds): unknown keys are reported at any depth, and the two
+   * options above are then unnecessary.
+   */
+  readonly schema?: SchemaNode;
 }
 
 const TYPE_META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
@@ -45,7 +59,7 @@ function quoteChar(c: string): string {
 }
 
 const WS = new Set([' ', '\t', '\n', '\r']);
-const MAX_DEPTH = 5000;
+const MAX_DEPTH = 2000;
 
 /** Throws JsonSyntaxError with Go's message on invalid JSON; otherwise returns the strict findings. */
 export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
@@ -136,9 +150,9 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
 
   const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
-  const scanValue = (path: string, depth: number): void => {
+  const scanValue = (path: string, depth: number, node: SchemaNode): void => {
     skipWs();
-    // Go allows 10,000 levels; the recursion here is safe to 5,000 (far beyond any API object).
+    // Go allows 10,000 levels; 2,000 keeps this recursion well inside the stack (API objects nest < 100).
     if (depth >= MAX_DEPTH && (text[i] === '{' || text[i] === '[')) fail('exceeded max depth');
     if (i >= n) fail('');
     const c = text[i] as string;
@@ -150,8 +164,8 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
         return;
       }
       const seen = new Set<string>();
-      const checkMeta = opts.objectMeta === true && path === 'metadata';
-      const checkTop = depth === 0 && opts.topLevelFields !== undefined;
+      const checkMeta = !opts.schema && opts.objectMeta === true && path === 'metadata';
+      const checkTop = !opts.schema && depth === 0 && opts.topLevelFields !== undefined;
       while (true) {
         skipWs();
         if (text[i] !== '"') fail('looking for beginning of object key string');
@@ -161,10 +175,18 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
         else seen.add(key);
         if (checkMeta && !OBJECT_META_FIELDS.has(key)) strict.push(`unknown field ${JSON.stringify(p)}`);
         if (checkTop && !TYPE_META_FIELDS.has(key) && !opts.topLevelFields?.has(key)) strict.push(`unknown field ${JSON.stringify(p)}`);
+        let child: SchemaNode = ANY;
+        if (node.kind === 'object') {
+          const f = node.field(key);
+          if (f) child = f;
+          else strict.push(`unknown field ${JSON.stringify(p)}`);
+        } else if (node.kind === 'map') {
+          child = node.values;
+        }
         skipWs();
         if (text[i] !== ':') fail('after object key');
         i++;
-        scanValue(p, depth + 1);
+        scanValue(p, depth + 1, child);
         skipWs();
         if (text[i] === ',') {
           i++;
@@ -184,8 +206,9 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
         i++;
         return;
       }
+      const items = node.kind === 'array' ? node.items : ANY;
       for (let idx = 0; ; idx++) {
-        scanValue(`${path}[${idx}]`, depth + 1);
+        scanValue(`${path}[${idx}]`, depth + 1, items);
         skipWs();
         if (text[i] === ',') {
           i++;
@@ -212,7 +235,13 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
     fail('looking for beginning of value');
   };
 
-  scanValue('', 0);
+  try {
+    scanValue('', 0, opts.schema ?? ANY);
+  } catch (e) {
+    // Callers deep in their own stacks may still run out before MAX_DEPTH: same answer.
+    if (e instanceof RangeError) throw new JsonSyntaxError("invalid character '[' exceeded max depth");
+    throw e;
+  }
   skipWs();
   if (i < n) fail('after top-level value');
   return { strict };
