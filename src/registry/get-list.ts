@@ -18,7 +18,7 @@ export async function getObject(core: StoreCore, ctx: OpContext, name: string, p
     throw toStatusError(e, { op: 'get' });
   }
   if (!found) throw errors.notFound(core.resource(name));
-  return found;
+  return core.view(found);
 }
 
 export function predicateFor(core: StoreCore, p: { labelSelector?: string; fieldSelector?: string }): SelectionPredicate {
@@ -50,7 +50,7 @@ export async function listObjects(core: StoreCore, ctx: OpContext, params: ListP
     throw toStatusError(e, { op: 'list', continuing: plan.continuing });
   }
   const out: { items: CachedObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
-    items: res.items,
+    items: core.converter ? res.items.map((i) => core.view(i)) : res.items,
     resourceVersion: String(res.revision),
   };
   if (limit && res.lastKey !== undefined) {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResourceDef } from '../api/types.ts';
+import type { KObject, ResourceDef } from '../api/types.ts';
 import { MemoryStore } from '../storage/memory/memory-store.ts';
 import { createRegistry } from './registry.ts';
 import { cm, configmaps, EventLog, namespaces, sys } from './testing.ts';
@@ -68,6 +68,47 @@ void describe('createRegistry', () => {
       watch.dispose();
       catalog.emit('removed', widgets);
       assert.equal(reg.lookup('example.com', 'v1', 'widgets'), undefined);
+    } finally {
+      await reg.stop();
+      await store.close();
+    }
+  });
+
+  void it('converts resources stored in another version on the way in and out (reads, lists, watches)', async () => {
+    const store = new MemoryStore();
+    const rename = (o: Record<string, unknown>, from: string, to: string, apiVersion: string) => {
+      const out: Record<string, unknown> = { ...o, apiVersion };
+      delete out[from];
+      if (o[from] !== undefined) out[to] = o[from];
+      return out;
+    };
+    const catalog = {
+      ...catalogWithChanges([namespaces, coreEvents, newEvents]),
+      converter: (def: ResourceDef) => (def === newEvents ? {
+        toStorage: (o: KObject) => rename(o, 'note', 'message', 'v1') as KObject,
+        fromStorage: (o: KObject) => rename(o, 'message', 'note', 'events.k8s.io/v1') as KObject,
+      } : undefined),
+    };
+    const reg = await createRegistry({ catalog, store });
+    try {
+      await reg.lookup('', 'v1', 'namespaces')!.create(sys(''), { metadata: { name: 'default' } }, {});
+      const ev = reg.lookup('events.k8s.io', 'v1', 'events')!;
+      const log = new EventLog();
+      const w = await ev.watch(sys('default'), { resourceVersion: String(await store.currentRevision()) }, log);
+      const created = await ev.create(sys('default'), { metadata: { name: 'e' }, note: 'hello' }, {});
+      assert.equal(created['note'], 'hello');
+      assert.equal(created.apiVersion, 'events.k8s.io/v1');
+      const stored = JSON.parse(Buffer.from((await store.get('/registry/events/default/e'))!.value).toString()) as Record<string, unknown>;
+      assert.deepEqual([stored['apiVersion'], stored['message'], stored['note']], ['v1', 'hello', undefined]);
+      assert.equal((await reg.lookup('', 'v1', 'events')!.get(sys('default'), 'e', {})).object['message'], 'hello');
+      const got = await ev.get(sys('default'), 'e', {});
+      assert.equal(got.object['note'], 'hello');
+      assert.equal(got, await ev.get(sys('default'), 'e', {}), 'one converted view per revision');
+      assert.equal((await ev.list(sys('default'), {})).items[0]!.object['note'], 'hello');
+      await ev.update(sys('default'), 'e', { ...got.object, note: 'again' }, {});
+      await log.until(2);
+      assert.deepEqual(log.events.map((e) => e.object!.object['note']), ['hello', 'again']);
+      w.dispose();
     } finally {
       await reg.stop();
       await store.close();

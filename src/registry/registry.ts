@@ -17,13 +17,15 @@ import { createCodec, objectKey } from './codec.ts';
 import { GenericStore, type GenericStoreOptions } from './generic-store.ts';
 import { LazyReader } from './lazy-reader.ts';
 import { NamespaceStore } from './special/namespaces.ts';
-import type { NamespaceLookup } from './store-core.ts';
+import type { NamespaceLookup, VersionConverter } from './store-core.ts';
 
 /** What the registry needs from the catalog (src/api/catalog.ts `Catalog` fits). */
 export interface CatalogLike {
   all(): readonly ResourceDef[];
   lookup(group: string, version: string, resource: string): ResourceDef | undefined;
   onChange?(cb: (c: { type: 'added' | 'removed'; def: ResourceDef }) => void): () => void;
+  /** How objects of a resource stored in another version convert (Catalog.converter). */
+  converter?(def: ResourceDef): VersionConverter | undefined;
 }
 
 export interface RegistryOptions {
@@ -127,8 +129,10 @@ class RegistryImpl implements Registry {
   private addDef(def: ResourceDef): void {
     const entry = this.prefixes.get(def.storagePrefix)!;
     entry.users++;
+    const converter = this.opts.catalog.converter?.(def);
     const opts: GenericStoreOptions = {
       def, store: this.opts.store, reader: entry.reader, codec: codecFor([def]),
+      ...(converter ? { converter } : {}),
       namespaces: this.namespaceLookup(),
       ...(this.opts.garbageCollection !== undefined ? { garbageCollection: this.opts.garbageCollection } : {}),
       ...(this.opts.watchList !== undefined ? { watchList: this.opts.watchList } : {}),

@@ -4,12 +4,18 @@
  */
 import type { KObject, ResourceDef } from '../api/types.ts';
 import type { Qualified } from '../endpoints/status.ts';
-import type { ObjectCodec, ObjectReader } from '../storage/cacher/types.ts';
+import type { CachedObject, ObjectCodec, ObjectEvent, ObjectReader } from '../storage/cacher/types.ts';
 import type { KeyValue, Store } from '../storage/interface.ts';
 import type { OpContext } from './rest.ts';
 import { DryRunStore } from './dry-run-store.ts';
 import { encodeObject, listPrefix, objectKey } from './codec.ts';
 import { registryStrategy, type RegistryStrategy } from './strategy.ts';
+
+/** Converts between the served version and the storage version (src/api/resources/conversion.ts). */
+export interface VersionConverter {
+  toStorage(obj: KObject): KObject;
+  fromStorage(obj: KObject): KObject;
+}
 
 /** Looks up a namespace for the NamespaceLifecycle rules (undefined: it does not exist). */
 export type NamespaceLookup = (name: string) => Promise<KObject | undefined>;
@@ -29,6 +35,8 @@ export interface StoreCoreOptions {
   readonly watchList?: boolean;
   /** Clock for timestamps (tests). */
   readonly now?: () => Date;
+  /** When objects are stored in another version (events.k8s.io/v1 as core/v1 Events): applied around storage. */
+  readonly converter?: VersionConverter;
 }
 
 export class StoreCore {
@@ -40,7 +48,11 @@ export class StoreCore {
   readonly garbageCollection: boolean;
   readonly watchList: boolean;
   readonly now: () => Date;
+  readonly converter?: VersionConverter;
   private readonly dryRunStore: Store;
+  /** Converted views of shared cache entries and events: one per revision, so encodings are still made once. */
+  private readonly views = new WeakMap<CachedObject, CachedObject>();
+  private readonly eventViews = new WeakMap<ObjectEvent, ObjectEvent>();
 
   constructor(opts: StoreCoreOptions) {
     this.def = opts.def;
@@ -51,6 +63,7 @@ export class StoreCore {
     this.garbageCollection = opts.garbageCollection ?? true;
     this.watchList = opts.watchList ?? true;
     this.now = opts.now ?? (() => new Date());
+    if (opts.converter) this.converter = opts.converter;
     this.dryRunStore = new DryRunStore(opts.store);
   }
 
@@ -85,12 +98,37 @@ export class StoreCore {
     return q;
   }
 
+  /** Stored bytes → the object in the served version. */
   decode(kv: KeyValue): KObject {
-    return this.codec.decode(kv);
+    const obj = this.codec.decode(kv);
+    return this.converter ? this.converter.fromStorage(obj) : obj;
   }
 
+  /** An object in the served version → stored bytes (storage version). */
   encode(obj: KObject): Uint8Array {
-    return encodeObject(obj);
+    return encodeObject(this.converter ? this.converter.toStorage(obj) : obj);
+  }
+
+  /** A reader's object as this resource serves it (itself when no conversion applies). */
+  view(c: CachedObject): CachedObject {
+    const conv = this.converter;
+    if (!conv) return c;
+    let v = this.views.get(c);
+    if (!v) {
+      v = { key: c.key, kv: c.kv, object: Object.freeze(conv.fromStorage(c.object)), attrs: c.attrs, encoded: new Map() };
+      this.views.set(c, v);
+    }
+    return v;
+  }
+
+  viewEvent(e: ObjectEvent): ObjectEvent {
+    if (!this.converter || !e.object) return e;
+    let v = this.eventViews.get(e);
+    if (!v) {
+      v = { ...e, object: this.view(e.object), encoded: new Map() };
+      this.eventViews.set(e, v);
+    }
+    return v;
   }
 
   apiVersion(): string {

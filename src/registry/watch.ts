@@ -58,7 +58,7 @@ export async function watchObjects(core: StoreCore, ctx: OpContext, params: Watc
       // The initial-events-end bookmark goes out only to clients that asked for bookmarks.
       if (event.type === 'BOOKMARK' && !bookmarks) return true;
       if (event.revision > delivered) delivered = event.revision;
-      return sink.onEvent(event);
+      return sink.onEvent(core.viewEvent(event));
     },
     onClose(err?: Error) {
       if (closed) return;
