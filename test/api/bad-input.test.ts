@@ -69,7 +69,8 @@ void test('strict field validation refuses unknown and duplicate fields; Warn (d
   const warn = await srv.request('POST', `${CM}?dryRun=All`, { body: '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"warned"},"bogus":1}' });
   assert.equal(warn.status, 201, warn.text);
   assert.equal(warn.headers['warning'], '299 - "unknown field \\"bogus\\""');
-  assertStatus(await srv.request('POST', `${CM}?fieldValidation=Sometimes`, { body: configMap('x') }), 400, 'BadRequest', /fieldValidation/);
+  assertStatus(await srv.request('POST', `${CM}?fieldValidation=Sometimes`, { body: configMap('x') }), 422, 'Invalid',
+    'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Sometimes": supported values: "", "Ignore", "Strict", "Warn"');
   await assertUnchanged();
 });
 
