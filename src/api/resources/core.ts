@@ -42,8 +42,8 @@ export const core: GroupSpec = {
       },
       {
         resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], returnDeletedObject: true,
-        // binding, eviction, exec, attach, log, portforward, proxy and resize come with their handlers.
-        subresources: [{ name: 'ephemeralcontainers', verbs: SUB_VERBS }, statusSub],
+        // binding, eviction, exec, attach, log, portforward and proxy come with their handlers.
+        subresources: [{ name: 'ephemeralcontainers', verbs: SUB_VERBS }, { name: 'resize', verbs: SUB_VERBS }, statusSub],
         tableColumns: podColumns, selectableFields: podSelectableFields, strategy: podStrategy,
       },
       { resource: 'podtemplates', kind: 'PodTemplate', namespaced: true, fields: ['template'], tableColumns: cols.podTemplateColumns, strategy: st.podTemplatesStrategy },

@@ -34,9 +34,21 @@ function keysInOrder(a: unknown, b: unknown, path = '$'): void {
   }
 }
 
+/** What kube 1.33 serves by default that the v1.32 reference does not. */
+const NEW_IN_133 = new Set(['pods/resize', 'ipaddresses', 'servicecidrs', 'servicecidrs/status']);
+
 /** Drops what v1.32 served that we do not yet serve, and what we serve that v1.32 did not. */
-function commonResources<T extends { name?: string; resource?: string }>(ours: T[], theirs: T[]): [T[], T[]] {
+function commonResources<T extends { name?: string; resource?: string }>(oursIn: T[], theirs: T[]): [T[], T[]] {
   const id = (r: T) => r.name ?? r.resource ?? '';
+  const ours = oursIn.filter((r) => !NEW_IN_133.has(id(r))).map((r) => {
+    const subs = (r as { subresources?: Array<{ subresource: string }> }).subresources;
+    if (!subs) return r;
+    const kept = subs.filter((x) => !NEW_IN_133.has(`${id(r)}/${x.subresource}`));
+    const copy = { ...r } as T & { subresources?: unknown[] };
+    if (kept.length) copy.subresources = kept;
+    else delete copy.subresources;
+    return copy as T;
+  });
   const o = new Set(ours.map(id));
   const t = new Set(theirs.map(id));
   return [ours.filter((r) => t.has(id(r))), theirs.filter((r) => o.has(id(r)))];

@@ -126,3 +126,12 @@ void test('no strategy hook throws on odd objects (bad input must become a Statu
     }
   }
 });
+
+void test('pods/resize changes container resources and nothing else', () => {
+  const old: KObject = { metadata: { name: 'p', namespace: 'n', labels: { a: '1' }, resourceVersion: '5', uid: 'u' },
+    spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '1' } } }], nodeName: 'n1' }, status: { phase: 'Running' } };
+  const req: KObject = { metadata: { name: 'p', namespace: 'n', labels: { a: 'changed' }, resourceVersion: '5', uid: 'u' },
+    spec: { containers: [{ name: 'c', image: 'other', resources: { requests: { cpu: '2' } }, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }], nodeName: 'n2' }, status: { phase: 'Failed' } };
+  podStrategy.prepareForUpdate!(req, clone(old), ctx('resize'));
+  assert.deepEqual(req, { metadata: old.metadata, spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '2' } }, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }], nodeName: 'n1' }, status: { phase: 'Running' } });
+});

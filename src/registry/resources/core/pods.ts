@@ -150,6 +150,34 @@ export const podSelectableFields: Record<string, (o: KObject) => string> = {
   'status.nominatedNodeName': fieldOf('status.nominatedNodeName'),
 };
 
+/**
+ * `/resize` (in-place vertical scaling, beta and on in kube 1.33): everything comes from the stored pod
+ * except each container's `resources` and `resizePolicy` (kube's dropNonResizeUpdates).
+ */
+function keepOnlyResize(obj: KObject, old: KObject): void {
+  const wanted = new Map<string, R>();
+  const spec = rec(obj['spec']);
+  for (const c of [...arr(spec['containers']), ...arr(spec['initContainers'])].map(rec)) if (typeof c['name'] === 'string') wanted.set(c['name'], c);
+  const keepMeta = { name: obj.metadata.name, namespace: obj.metadata.namespace, resourceVersion: obj.metadata.resourceVersion, uid: obj.metadata.uid };
+  for (const k of Object.keys(obj)) delete obj[k];
+  Object.assign(obj, structuredClone(old));
+  for (const [k, v] of Object.entries(keepMeta)) {
+    if (v === undefined) delete (obj.metadata as Record<string, unknown>)[k];
+    else (obj.metadata as Record<string, unknown>)[k] = v;
+  }
+  const s = rec(obj['spec']);
+  for (const list of [arr(s['containers']), arr(s['initContainers'])]) {
+    for (const c of list.map(rec)) {
+      const w = wanted.get(str(c['name']));
+      if (!w) continue;
+      for (const f of ['resources', 'resizePolicy']) {
+        if (w[f] === undefined) delete c[f];
+        else c[f] = w[f];
+      }
+    }
+  }
+}
+
 /** QoS class from requests/limits (k8s.io/kubernetes/pkg/apis/core/helper/qos, simplified to cpu/memory). */
 export function podQOSClass(pod: KObject): 'BestEffort' | 'Burstable' | 'Guaranteed' {
   const spec = rec(pod['spec']);
@@ -203,6 +231,10 @@ export const podStrategy: RegistryStrategy = {
       if (wanted === undefined) delete spec['ephemeralContainers'];
       else spec['ephemeralContainers'] = wanted;
       obj['spec'] = spec;
+      return;
+    }
+    if ((ctx.subresource ?? '') === 'resize') {
+      keepOnlyResize(obj, old);
       return;
     }
     base.prepareForUpdate?.(obj, old, ctx);
