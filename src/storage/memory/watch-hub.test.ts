@@ -100,7 +100,7 @@ void it('a watch from a future revision skips everything up to it; progress foll
   assert.deepEqual(got, [4, 5]);
   assert.ok(errors[0] instanceof StoreClosedError);
   const late: Error[] = [];
-  hub.watch('/', { fromRevision: 0 }, { onEvents: assert.fail, onError: (e) => late.push(e) });
+  hub.watch('/', { fromRevision: 0 }, { onEvents: () => assert.fail('no events after close'), onError: (e) => late.push(e) });
   await tick();
   assert.ok(late[0] instanceof StoreClosedError);
 });
