@@ -101,7 +101,7 @@ export const certificates: GroupSpec = {
     resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false, shortNames: ['csr'],
     subresources: [{ name: 'approval', verbs: SUB_VERBS }, statusSub], tableColumns: oc.certificateSigningRequestColumns,
     selectableFields: { 'spec.signerName': fieldOf('spec.signerName') },
-    strategy: statusStrategy({ status: true, allowUnconditionalUpdate: false }),
+    strategy: statusStrategy({ status: true }),
   }] }],
 };
 
