@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
 import { createResourceEndpoint } from './resource-endpoint.ts';
+import { StatusError } from './status.ts';
 import { FakeRegistry, resourceDef, serveEndpoint, type FakeStorage, type TestServer } from './handlers/testing/fake-storage.ts';
 
 const REF = new URL('../../../shared/reference/v1.32-responses/errors/', import.meta.url);
@@ -385,4 +386,22 @@ void test('a chunked body without Content-Length is cut off at 3 MiB with 413', 
   assert.equal(res.status, 413);
   assert.equal((JSON.parse(res.body) as { message: string }).message, 'Request entity too large: limit is 3145728');
   assert.equal(cms.objects.has('ref/chunky'), false);
+});
+
+void test('watch: a registry close with an error becomes an ERROR event, then the stream ends; bookmarks carry only the RV', async () => {
+  const path = '/api/v1/namespaces/werr/configmaps';
+  await call('POST', path, { body: cm('e1') });
+  const got = await watchFrames(`${path}?watch=1&allowWatchBookmarks=true`, 3, {}, async () => {
+    cms.bookmark();
+    await new Promise((r) => setTimeout(r, 20));
+    cms.closeWatchers(new StatusError(410, 'Expired', 'too old resource version: 1 (5)'));
+  });
+  assert.deepEqual(got.frames.map((f) => f['type']), ['ADDED', 'BOOKMARK', 'ERROR']);
+  assert.deepEqual(got.frames[1]?.['object'], { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: String(cms.rev) } });
+  assert.deepEqual(got.frames[2]?.['object'], { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (5)', reason: 'Expired', code: 410 });
+  const rest = await watchFrames(`${path}?watch=1`, 2, {}, async () => {
+    cms.closeWatchers();
+  });
+  assert.equal(rest.ended, true, 'a clean close ends the response');
+  assert.deepEqual(rest.frames.map((f) => f['type']), ['ADDED']);
 });

@@ -118,6 +118,19 @@ export class FakeStorage implements RestStorage {
     return { dispose: () => this.watchers.delete(w) };
   }
 
+  /** Ends every open watch, as the cache does on compaction or shutdown (`err` → an ERROR event). */
+  closeWatchers(err?: Error): void {
+    for (const w of [...this.watchers]) {
+      this.watchers.delete(w);
+      w.sink.onClose(err);
+    }
+  }
+
+  /** Sends a BOOKMARK at the current revision to every watcher. */
+  bookmark(): void {
+    for (const w of this.watchers) w.sink.onEvent({ type: 'BOOKMARK', revision: this.rev, encoded: new Map() });
+  }
+
   async create(ctx: OpContext, obj: KObject, params: WriteParams): Promise<KObject> {
     this.calls.push({ method: 'create', ctx, args: [obj, params] });
     const o = structuredClone(obj);
