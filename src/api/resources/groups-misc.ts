@@ -7,6 +7,7 @@ import type { GroupSpec } from './define.ts';
 import { SUB_VERBS, fieldOf, statusSub } from './define.ts';
 import * as oc from '../../registry/resources/other/columns.ts';
 import * as ac from '../../registry/resources/other/columns-admin.ts';
+import { csrStrategy } from '../../registry/resources/other/csr.ts';
 import { eventColumns, eventSelectableFields } from '../../registry/resources/core/columns.ts';
 import { statusStrategy } from '../../registry/resources/strategy-kit.ts';
 import { ageColumn, col, nameColumn } from '../../registry/resources/columns.ts';
@@ -101,7 +102,7 @@ export const certificates: GroupSpec = {
     resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false, shortNames: ['csr'],
     subresources: [{ name: 'approval', verbs: SUB_VERBS }, statusSub], tableColumns: oc.certificateSigningRequestColumns,
     selectableFields: { 'spec.signerName': fieldOf('spec.signerName') },
-    strategy: statusStrategy({ status: true }),
+    strategy: csrStrategy,
   }] }],
 };
 

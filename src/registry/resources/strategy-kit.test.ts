@@ -135,3 +135,17 @@ void test('pods/resize changes container resources and nothing else', () => {
   podStrategy.prepareForUpdate!(req, clone(old), ctx('resize'));
   assert.deepEqual(req, { metadata: old.metadata, spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '2' } }, resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }], nodeName: 'n1' }, status: { phase: 'Running' } });
 });
+
+void test('CSRs record the requester; /approval changes only the conditions', () => {
+  const csr = Catalog.builtin().lookup('certificates.k8s.io', 'v1', 'certificatesigningrequests')!.strategy!;
+  const o: KObject = { metadata: { name: 'c' }, spec: { request: 'UkVR', signerName: 's', username: 'root', groups: ['system:masters'] }, status: { certificate: 'x' } };
+  csr.prepareForCreate!(o, { subresource: '', dryRun: false, user: { username: 'alice', uid: '42', groups: ['dev', 'system:authenticated'] } });
+  assert.deepEqual(o['spec'], { request: 'UkVR', signerName: 's', username: 'alice', uid: '42', groups: ['dev', 'system:authenticated'] });
+  assert.deepEqual(o['status'], {});
+  const old = clone(o);
+  old['status'] = { certificate: 'CERT' };
+  const appr: KObject = { metadata: { name: 'c' }, spec: { request: 'OTHER' }, status: { certificate: 'FORGED', conditions: [{ type: 'Approved', status: 'True' }] } };
+  csr.prepareForUpdate!(appr, clone(old), ctx('approval'));
+  assert.deepEqual(appr['spec'], old['spec']);
+  assert.deepEqual(appr['status'], { certificate: 'CERT', conditions: [{ type: 'Approved', status: 'True' }] });
+});
