@@ -70,3 +70,19 @@ describe('Go durations', () => {
     });
   }
 });
+
+describe('merge markers', () => {
+  it('carries list types, map keys and patch strategies from the Go types', () => {
+    const pod = messageSpec('core.v1.PodSpec');
+    assert.deepEqual(
+      [pod.byJson.get('containers')?.listType, pod.byJson.get('containers')?.listMapKeys, pod.byJson.get('containers')?.patchMergeKey],
+      ['map', ['name'], 'name']);
+    assert.equal(pod.byJson.get('volumes')?.patchStrategy, 'merge,retainKeys');
+    assert.equal(pod.byJson.get('nodeSelector')?.mapType, 'atomic');
+    const ports = messageSpec('core.v1.Container').byJson.get('ports');
+    assert.deepEqual(ports?.listMapKeys, ['containerPort', 'protocol']);
+    assert.equal(ports?.patchMergeKey, 'containerPort');
+    assert.equal(messageSpec('meta.LabelSelector').atomic, true);
+    assert.equal(messageSpec('apps.v1.DeploymentSpec').byJson.get('strategy')?.patchStrategy, 'retainKeys');
+  });
+});

@@ -13,6 +13,10 @@
  *   Volume: { name: '1 string', _inline2: '2 ~VolumeSource' }, // '~' = embedded inline in JSON, nested on the wire
  * });
  * ```
+ * After the type come merge markers (Go struct tags and `+listType`/`+listMapKey`/`+mapType`/`+structType`
+ * comments), used by strategic merge patch and server-side apply:
+ *   `list=map(name)`, `list=set`, `list=atomic`, `patch=merge(name)`, `patch=merge+retainKeys(name)`, `patch=replace`,
+ *   `map=atomic`, `struct=atomic`; a message-level list of atomic structs is `definePackage`'s third argument.
  * Types: string, bytes, bool, int32, int64, double, `[]T` (repeated), `map<K,V>`, or a message name — short names
  * resolve in the same package first, then in `meta`, `runtime`, `util`; other packages are written qualified.
  * Non-pointer scalars and nested messages are always written on the wire (as Go's generated marshallers do);
@@ -35,6 +39,13 @@ export interface FieldSpec {
   readonly pointer: boolean;
   /** Go struct embedded with `json:",inline"`: its fields sit in the parent's JSON object. */
   readonly inline: boolean;
+  readonly listType?: 'atomic' | 'set' | 'map';
+  readonly listMapKeys?: readonly string[];
+  /** Strategic merge patch strategy: `merge`, `replace`, with `retainKeys` for unions. */
+  readonly patchStrategy?: string;
+  readonly patchMergeKey?: string;
+  readonly mapType?: 'atomic' | 'granular';
+  readonly structType?: 'atomic' | 'granular';
 }
 
 /**
@@ -46,7 +57,10 @@ export interface MessageSpec {
   readonly fullName: string;
   readonly fields: readonly FieldSpec[];
   readonly byNumber: ReadonlyMap<number, FieldSpec>;
+  readonly byJson: ReadonlyMap<string, FieldSpec>;
   readonly special?: SpecialForm;
+  /** The whole struct is owned and replaced as one value (`+structType=atomic`). */
+  readonly atomic: boolean;
 }
 
 const SCALARS = new Set<string>(['string', 'bytes', 'bool', 'int32', 'int64', 'double']);
@@ -56,12 +70,14 @@ type RawPackage = Record<string, Record<string, string>>;
 
 const rawPackages = new Map<string, RawPackage>();
 const specials = new Map<string, SpecialForm>();
+const atomicStructs = new Set<string>();
 const resolved = new Map<string, MessageSpec>();
 
 /** Registers a package's messages (parsed lazily, on first use). */
-export function definePackage(pkg: string, messages: RawPackage, special: Record<string, SpecialForm> = {}): void {
+export function definePackage(pkg: string, messages: RawPackage, special: Record<string, SpecialForm> = {}, atomic: string[] = []): void {
   rawPackages.set(pkg, messages);
   for (const [name, form] of Object.entries(special)) specials.set(`${pkg}.${name}`, form);
+  for (const name of atomic) atomicStructs.add(`${pkg}.${name}`);
 }
 
 export function hasMessage(fullName: string): boolean {
@@ -81,14 +97,32 @@ function parseType(pkg: string, t: string): ValueType {
 }
 
 function parseField(pkg: string, json: string, line: string): FieldSpec {
-  const m = /^(\d+) (\*)?(~)?(\[\])?(?:map<(\w+),([\w.]+)>|([\w.]+))$/.exec(line.trim());
+  const [head, ...marks] = line.trim().split(/ +(?=[a-z]+=)/);
+  const m = /^(\d+) (\*)?(~)?(\[\])?(?:map<(\w+),([\w.]+)>|([\w.]+))$/.exec(head!);
   if (!m) throw new Error(`protobuf schema: cannot parse field ${pkg}.${json}: ${JSON.stringify(line)}`);
   const [, num, ptr, inl, rep, mapK, mapV, plain] = m;
-  if (mapK) {
-    if (!SCALARS.has(mapK)) throw new Error(`protobuf schema: map key must be scalar in ${pkg}.${json}`);
-    return { json, number: Number(num), type: parseType(pkg, mapV!), repeated: false, mapKey: mapK as ScalarType, pointer: false, inline: false };
+  if (mapK && !SCALARS.has(mapK)) throw new Error(`protobuf schema: map key must be scalar in ${pkg}.${json}`);
+  const spec: { -readonly [K in keyof FieldSpec]: FieldSpec[K] } = {
+    json, number: Number(num), type: parseType(pkg, (mapV ?? plain)!), repeated: !!rep, pointer: !!ptr, inline: !!inl,
+  };
+  if (mapK) spec.mapKey = mapK as ScalarType;
+  for (const mark of marks) {
+    const mm = /^(list|patch|map|struct)=([A-Za-z+]+)(?:\(([\w,]+)\))?$/.exec(mark);
+    if (!mm) throw new Error(`protobuf schema: bad marker ${JSON.stringify(mark)} on ${pkg}.${json}`);
+    const [, what, value, keys] = mm;
+    if (what === 'list') {
+      spec.listType = value as FieldSpec['listType'];
+      if (keys) spec.listMapKeys = keys.split(',');
+    } else if (what === 'patch') {
+      spec.patchStrategy = value!.replace('+', ',');
+      if (keys) spec.patchMergeKey = keys;
+    } else if (what === 'map') {
+      spec.mapType = value as FieldSpec['mapType'];
+    } else {
+      spec.structType = value as FieldSpec['structType'];
+    }
   }
-  return { json, number: Number(num), type: parseType(pkg, plain!), repeated: !!rep, pointer: !!ptr, inline: !!inl };
+  return spec;
 }
 
 /** The parsed description of a message, e.g. `core.v1.ConfigMap`. Throws when unknown. */
@@ -100,7 +134,10 @@ export function messageSpec(fullName: string): MessageSpec {
   const raw = rawPackages.get(pkg)?.[fullName.slice(dot + 1)];
   if (!raw) throw new Error(`protobuf schema: unknown message ${fullName}`);
   const fields = Object.entries(raw).map(([json, line]) => parseField(pkg, json, line)).sort((a, b) => a.number - b.number);
-  const spec: MessageSpec = { fullName, fields, byNumber: new Map(fields.map((f) => [f.number, f])), special: specials.get(fullName) };
+  const spec: MessageSpec = {
+    fullName, fields, special: specials.get(fullName), atomic: atomicStructs.has(fullName),
+    byNumber: new Map(fields.map((f) => [f.number, f])), byJson: new Map(fields.map((f) => [f.json, f])),
+  };
   resolved.set(fullName, spec);
   return spec;
 }

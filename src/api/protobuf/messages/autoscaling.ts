@@ -1,5 +1,5 @@
-// Protobuf message descriptions of autoscaling (field numbers, wire types, Go pointer-ness, inline embedding) as
-// Kubernetes v1.33 defines them; see ../schema.ts for the notation.
+// Protobuf message descriptions of autoscaling (field numbers, wire types, Go pointer-ness, inline embedding, merge
+// markers) as Kubernetes v1.33 defines them; see ../schema.ts for the notation.
 import { definePackage } from '../schema.ts';
 
 definePackage('autoscaling.v1', {
@@ -24,7 +24,7 @@ definePackage('autoscaling.v1', {
   Scale: { metadata: '1 ObjectMeta', spec: '2 ScaleSpec', status: '3 ScaleStatus' },
   ScaleSpec: { replicas: '1 int32' },
   ScaleStatus: { replicas: '1 int32', selector: '2 string' },
-});
+}, {}, ["CrossVersionObjectReference"]);
 
 definePackage('autoscaling.v2', {
   ContainerResourceMetricSource: { name: '1 string', target: '2 MetricTarget', container: '3 string' },
@@ -33,13 +33,13 @@ definePackage('autoscaling.v2', {
   ExternalMetricSource: { metric: '1 MetricIdentifier', target: '2 MetricTarget' },
   ExternalMetricStatus: { metric: '1 MetricIdentifier', current: '2 MetricValueStatus' },
   HPAScalingPolicy: { type: '1 string', value: '2 int32', periodSeconds: '3 int32' },
-  HPAScalingRules: { stabilizationWindowSeconds: '3 *int32', selectPolicy: '1 *string', policies: '2 []HPAScalingPolicy', tolerance: '4 *Quantity' },
+  HPAScalingRules: { stabilizationWindowSeconds: '3 *int32', selectPolicy: '1 *string', policies: '2 []HPAScalingPolicy list=atomic', tolerance: '4 *Quantity' },
   HorizontalPodAutoscaler: { metadata: '1 ObjectMeta', spec: '2 HorizontalPodAutoscalerSpec', status: '3 HorizontalPodAutoscalerStatus' },
   HorizontalPodAutoscalerBehavior: { scaleUp: '1 *HPAScalingRules', scaleDown: '2 *HPAScalingRules' },
   HorizontalPodAutoscalerCondition: { type: '1 string', status: '2 string', lastTransitionTime: '3 Time', reason: '4 string', message: '5 string' },
   HorizontalPodAutoscalerList: { metadata: '1 ListMeta', items: '2 []HorizontalPodAutoscaler' },
-  HorizontalPodAutoscalerSpec: { scaleTargetRef: '1 CrossVersionObjectReference', minReplicas: '2 *int32', maxReplicas: '3 int32', metrics: '4 []MetricSpec', behavior: '5 *HorizontalPodAutoscalerBehavior' },
-  HorizontalPodAutoscalerStatus: { observedGeneration: '1 *int64', lastScaleTime: '2 *Time', currentReplicas: '3 int32', desiredReplicas: '4 int32', currentMetrics: '5 []MetricStatus', conditions: '6 []HorizontalPodAutoscalerCondition' },
+  HorizontalPodAutoscalerSpec: { scaleTargetRef: '1 CrossVersionObjectReference', minReplicas: '2 *int32', maxReplicas: '3 int32', metrics: '4 []MetricSpec list=atomic', behavior: '5 *HorizontalPodAutoscalerBehavior' },
+  HorizontalPodAutoscalerStatus: { observedGeneration: '1 *int64', lastScaleTime: '2 *Time', currentReplicas: '3 int32', desiredReplicas: '4 int32', currentMetrics: '5 []MetricStatus list=atomic', conditions: '6 []HorizontalPodAutoscalerCondition list=map(type) patch=merge(type)' },
   MetricIdentifier: { name: '1 string', selector: '2 *LabelSelector' },
   MetricSpec: { type: '1 string', object: '2 *ObjectMetricSource', pods: '3 *PodsMetricSource', resource: '4 *ResourceMetricSource', containerResource: '7 *ContainerResourceMetricSource', external: '5 *ExternalMetricSource' },
   MetricStatus: { type: '1 string', object: '2 *ObjectMetricStatus', pods: '3 *PodsMetricStatus', resource: '4 *ResourceMetricStatus', containerResource: '7 *ContainerResourceMetricStatus', external: '5 *ExternalMetricStatus' },

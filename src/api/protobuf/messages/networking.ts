@@ -1,14 +1,14 @@
-// Protobuf message descriptions of networking (field numbers, wire types, Go pointer-ness, inline embedding) as
-// Kubernetes v1.33 defines them; see ../schema.ts for the notation.
+// Protobuf message descriptions of networking (field numbers, wire types, Go pointer-ness, inline embedding, merge
+// markers) as Kubernetes v1.33 defines them; see ../schema.ts for the notation.
 import { definePackage } from '../schema.ts';
 
 definePackage('networking.v1', {
   HTTPIngressPath: { path: '1 string', pathType: '3 *string', backend: '2 IngressBackend' },
-  HTTPIngressRuleValue: { paths: '1 []HTTPIngressPath' },
+  HTTPIngressRuleValue: { paths: '1 []HTTPIngressPath list=atomic' },
   IPAddress: { metadata: '1 ObjectMeta', spec: '2 IPAddressSpec' },
   IPAddressList: { metadata: '1 ListMeta', items: '2 []IPAddress' },
   IPAddressSpec: { parentRef: '1 *ParentReference' },
-  IPBlock: { cidr: '1 string', except: '2 []string' },
+  IPBlock: { cidr: '1 string', except: '2 []string list=atomic' },
   Ingress: { metadata: '1 ObjectMeta', spec: '2 IngressSpec', status: '3 IngressStatus' },
   IngressBackend: { service: '4 *IngressServiceBackend', resource: '3 *core.v1.TypedLocalObjectReference' },
   IngressClass: { metadata: '1 ObjectMeta', spec: '2 IngressClassSpec' },
@@ -16,33 +16,33 @@ definePackage('networking.v1', {
   IngressClassParametersReference: { apiGroup: '1 *string', kind: '2 string', name: '3 string', scope: '4 *string', namespace: '5 *string' },
   IngressClassSpec: { controller: '1 string', parameters: '2 *IngressClassParametersReference' },
   IngressList: { metadata: '1 ListMeta', items: '2 []Ingress' },
-  IngressLoadBalancerIngress: { ip: '1 string', hostname: '2 string', ports: '4 []IngressPortStatus' },
-  IngressLoadBalancerStatus: { ingress: '1 []IngressLoadBalancerIngress' },
+  IngressLoadBalancerIngress: { ip: '1 string', hostname: '2 string', ports: '4 []IngressPortStatus list=atomic' },
+  IngressLoadBalancerStatus: { ingress: '1 []IngressLoadBalancerIngress list=atomic' },
   IngressPortStatus: { port: '1 int32', protocol: '2 string', error: '3 *string' },
   IngressRule: { host: '1 string', _inline2: '2 ~IngressRuleValue' },
   IngressRuleValue: { http: '1 *HTTPIngressRuleValue' },
   IngressServiceBackend: { name: '1 string', port: '2 ServiceBackendPort' },
-  IngressSpec: { ingressClassName: '4 *string', defaultBackend: '1 *IngressBackend', tls: '2 []IngressTLS', rules: '3 []IngressRule' },
+  IngressSpec: { ingressClassName: '4 *string', defaultBackend: '1 *IngressBackend', tls: '2 []IngressTLS list=atomic', rules: '3 []IngressRule list=atomic' },
   IngressStatus: { loadBalancer: '1 IngressLoadBalancerStatus' },
-  IngressTLS: { hosts: '1 []string', secretName: '2 string' },
+  IngressTLS: { hosts: '1 []string list=atomic', secretName: '2 string' },
   NetworkPolicy: { metadata: '1 ObjectMeta', spec: '2 NetworkPolicySpec' },
-  NetworkPolicyEgressRule: { ports: '1 []NetworkPolicyPort', to: '2 []NetworkPolicyPeer' },
-  NetworkPolicyIngressRule: { ports: '1 []NetworkPolicyPort', from: '2 []NetworkPolicyPeer' },
+  NetworkPolicyEgressRule: { ports: '1 []NetworkPolicyPort list=atomic', to: '2 []NetworkPolicyPeer list=atomic' },
+  NetworkPolicyIngressRule: { ports: '1 []NetworkPolicyPort list=atomic', from: '2 []NetworkPolicyPeer list=atomic' },
   NetworkPolicyList: { metadata: '1 ListMeta', items: '2 []NetworkPolicy' },
   NetworkPolicyPeer: { podSelector: '1 *LabelSelector', namespaceSelector: '2 *LabelSelector', ipBlock: '3 *IPBlock' },
   NetworkPolicyPort: { protocol: '1 *string', port: '2 *IntOrString', endPort: '3 *int32' },
-  NetworkPolicySpec: { podSelector: '1 LabelSelector', ingress: '2 []NetworkPolicyIngressRule', egress: '3 []NetworkPolicyEgressRule', policyTypes: '4 []string' },
+  NetworkPolicySpec: { podSelector: '1 LabelSelector', ingress: '2 []NetworkPolicyIngressRule list=atomic', egress: '3 []NetworkPolicyEgressRule list=atomic', policyTypes: '4 []string list=atomic' },
   ParentReference: { group: '1 string', resource: '2 string', namespace: '3 string', name: '4 string' },
   ServiceBackendPort: { name: '1 string', number: '2 int32' },
   ServiceCIDR: { metadata: '1 ObjectMeta', spec: '2 ServiceCIDRSpec', status: '3 ServiceCIDRStatus' },
   ServiceCIDRList: { metadata: '1 ListMeta', items: '2 []ServiceCIDR' },
-  ServiceCIDRSpec: { cidrs: '1 []string' },
-  ServiceCIDRStatus: { conditions: '1 []Condition' },
-});
+  ServiceCIDRSpec: { cidrs: '1 []string list=atomic' },
+  ServiceCIDRStatus: { conditions: '1 []Condition list=map(type) patch=merge(type)' },
+}, {}, ["ServiceBackendPort"]);
 
 definePackage('networking.v1beta1', {
   HTTPIngressPath: { path: '1 string', pathType: '3 *string', backend: '2 IngressBackend' },
-  HTTPIngressRuleValue: { paths: '1 []HTTPIngressPath' },
+  HTTPIngressRuleValue: { paths: '1 []HTTPIngressPath list=atomic' },
   IPAddress: { metadata: '1 ObjectMeta', spec: '2 IPAddressSpec' },
   IPAddressList: { metadata: '1 ListMeta', items: '2 []IPAddress' },
   IPAddressSpec: { parentRef: '1 *ParentReference' },
@@ -53,19 +53,19 @@ definePackage('networking.v1beta1', {
   IngressClassParametersReference: { apiGroup: '1 *string', kind: '2 string', name: '3 string', scope: '4 *string', namespace: '5 *string' },
   IngressClassSpec: { controller: '1 string', parameters: '2 *IngressClassParametersReference' },
   IngressList: { metadata: '1 ListMeta', items: '2 []Ingress' },
-  IngressLoadBalancerIngress: { ip: '1 string', hostname: '2 string', ports: '4 []IngressPortStatus' },
-  IngressLoadBalancerStatus: { ingress: '1 []IngressLoadBalancerIngress' },
+  IngressLoadBalancerIngress: { ip: '1 string', hostname: '2 string', ports: '4 []IngressPortStatus list=atomic' },
+  IngressLoadBalancerStatus: { ingress: '1 []IngressLoadBalancerIngress list=atomic' },
   IngressPortStatus: { port: '1 int32', protocol: '2 string', error: '3 *string' },
   IngressRule: { host: '1 string', _inline2: '2 ~IngressRuleValue' },
   IngressRuleValue: { http: '1 *HTTPIngressRuleValue' },
-  IngressSpec: { ingressClassName: '4 *string', backend: '1 *IngressBackend', tls: '2 []IngressTLS', rules: '3 []IngressRule' },
+  IngressSpec: { ingressClassName: '4 *string', backend: '1 *IngressBackend', tls: '2 []IngressTLS list=atomic', rules: '3 []IngressRule list=atomic' },
   IngressStatus: { loadBalancer: '1 IngressLoadBalancerStatus' },
-  IngressTLS: { hosts: '1 []string', secretName: '2 string' },
+  IngressTLS: { hosts: '1 []string list=atomic', secretName: '2 string' },
   ParentReference: { group: '1 string', resource: '2 string', namespace: '3 string', name: '4 string' },
   ServiceCIDR: { metadata: '1 ObjectMeta', spec: '2 ServiceCIDRSpec', status: '3 ServiceCIDRStatus' },
   ServiceCIDRList: { metadata: '1 ListMeta', items: '2 []ServiceCIDR' },
-  ServiceCIDRSpec: { cidrs: '1 []string' },
-  ServiceCIDRStatus: { conditions: '1 []Condition' },
+  ServiceCIDRSpec: { cidrs: '1 []string list=atomic' },
+  ServiceCIDRStatus: { conditions: '1 []Condition list=map(type) patch=merge(type)' },
 });
 
 definePackage('networking.v1alpha1', {
@@ -75,7 +75,7 @@ definePackage('networking.v1alpha1', {
   ParentReference: { group: '1 string', resource: '2 string', namespace: '3 string', name: '4 string' },
   ServiceCIDR: { metadata: '1 ObjectMeta', spec: '2 ServiceCIDRSpec', status: '3 ServiceCIDRStatus' },
   ServiceCIDRList: { metadata: '1 ListMeta', items: '2 []ServiceCIDR' },
-  ServiceCIDRSpec: { cidrs: '1 []string' },
-  ServiceCIDRStatus: { conditions: '1 []Condition' },
+  ServiceCIDRSpec: { cidrs: '1 []string list=atomic' },
+  ServiceCIDRStatus: { conditions: '1 []Condition list=map(type) patch=merge(type)' },
 });
 

@@ -1,5 +1,5 @@
-// Protobuf message descriptions of scheduling (field numbers, wire types, Go pointer-ness, inline embedding) as
-// Kubernetes v1.33 defines them; see ../schema.ts for the notation.
+// Protobuf message descriptions of scheduling (field numbers, wire types, Go pointer-ness, inline embedding, merge
+// markers) as Kubernetes v1.33 defines them; see ../schema.ts for the notation.
 import { definePackage } from '../schema.ts';
 
 definePackage('scheduling.v1', {

@@ -1,18 +1,18 @@
-// Protobuf message descriptions of storage (field numbers, wire types, Go pointer-ness, inline embedding) as
-// Kubernetes v1.33 defines them; see ../schema.ts for the notation.
+// Protobuf message descriptions of storage (field numbers, wire types, Go pointer-ness, inline embedding, merge
+// markers) as Kubernetes v1.33 defines them; see ../schema.ts for the notation.
 import { definePackage } from '../schema.ts';
 
 definePackage('storage.v1', {
   CSIDriver: { metadata: '1 ObjectMeta', spec: '2 CSIDriverSpec' },
   CSIDriverList: { metadata: '1 ListMeta', items: '2 []CSIDriver' },
-  CSIDriverSpec: { attachRequired: '1 *bool', podInfoOnMount: '2 *bool', volumeLifecycleModes: '3 []string', storageCapacity: '4 *bool', fsGroupPolicy: '5 *string', tokenRequests: '6 []TokenRequest', requiresRepublish: '7 *bool', seLinuxMount: '8 *bool', nodeAllocatableUpdatePeriodSeconds: '9 *int64' },
+  CSIDriverSpec: { attachRequired: '1 *bool', podInfoOnMount: '2 *bool', volumeLifecycleModes: '3 []string list=set', storageCapacity: '4 *bool', fsGroupPolicy: '5 *string', tokenRequests: '6 []TokenRequest list=atomic', requiresRepublish: '7 *bool', seLinuxMount: '8 *bool', nodeAllocatableUpdatePeriodSeconds: '9 *int64' },
   CSINode: { metadata: '1 ObjectMeta', spec: '2 CSINodeSpec' },
-  CSINodeDriver: { name: '1 string', nodeID: '2 string', topologyKeys: '3 []string', allocatable: '4 *VolumeNodeResources' },
+  CSINodeDriver: { name: '1 string', nodeID: '2 string', topologyKeys: '3 []string list=atomic', allocatable: '4 *VolumeNodeResources' },
   CSINodeList: { metadata: '1 ListMeta', items: '2 []CSINode' },
-  CSINodeSpec: { drivers: '1 []CSINodeDriver' },
+  CSINodeSpec: { drivers: '1 []CSINodeDriver list=map(name) patch=merge(name)' },
   CSIStorageCapacity: { metadata: '1 ObjectMeta', nodeTopology: '2 *LabelSelector', storageClassName: '3 string', capacity: '4 *Quantity', maximumVolumeSize: '5 *Quantity' },
   CSIStorageCapacityList: { metadata: '1 ListMeta', items: '2 []CSIStorageCapacity' },
-  StorageClass: { metadata: '1 ObjectMeta', provisioner: '2 string', parameters: '3 map<string,string>', reclaimPolicy: '4 *string', mountOptions: '5 []string', allowVolumeExpansion: '6 *bool', volumeBindingMode: '7 *string', allowedTopologies: '8 []core.v1.TopologySelectorTerm' },
+  StorageClass: { metadata: '1 ObjectMeta', provisioner: '2 string', parameters: '3 map<string,string>', reclaimPolicy: '4 *string', mountOptions: '5 []string list=atomic', allowVolumeExpansion: '6 *bool', volumeBindingMode: '7 *string', allowedTopologies: '8 []core.v1.TopologySelectorTerm list=atomic' },
   StorageClassList: { metadata: '1 ListMeta', items: '2 []StorageClass' },
   TokenRequest: { audience: '1 string', expirationSeconds: '2 *int64' },
   VolumeAttachment: { metadata: '1 ObjectMeta', spec: '2 VolumeAttachmentSpec', status: '3 VolumeAttachmentStatus' },
@@ -27,14 +27,14 @@ definePackage('storage.v1', {
 definePackage('storage.v1beta1', {
   CSIDriver: { metadata: '1 ObjectMeta', spec: '2 CSIDriverSpec' },
   CSIDriverList: { metadata: '1 ListMeta', items: '2 []CSIDriver' },
-  CSIDriverSpec: { attachRequired: '1 *bool', podInfoOnMount: '2 *bool', volumeLifecycleModes: '3 []string', storageCapacity: '4 *bool', fsGroupPolicy: '5 *string', tokenRequests: '6 []TokenRequest', requiresRepublish: '7 *bool', seLinuxMount: '8 *bool', nodeAllocatableUpdatePeriodSeconds: '9 *int64' },
+  CSIDriverSpec: { attachRequired: '1 *bool', podInfoOnMount: '2 *bool', volumeLifecycleModes: '3 []string list=atomic', storageCapacity: '4 *bool', fsGroupPolicy: '5 *string', tokenRequests: '6 []TokenRequest list=atomic', requiresRepublish: '7 *bool', seLinuxMount: '8 *bool', nodeAllocatableUpdatePeriodSeconds: '9 *int64' },
   CSINode: { metadata: '1 ObjectMeta', spec: '2 CSINodeSpec' },
-  CSINodeDriver: { name: '1 string', nodeID: '2 string', topologyKeys: '3 []string', allocatable: '4 *VolumeNodeResources' },
+  CSINodeDriver: { name: '1 string', nodeID: '2 string', topologyKeys: '3 []string list=atomic', allocatable: '4 *VolumeNodeResources' },
   CSINodeList: { metadata: '1 ListMeta', items: '2 []CSINode' },
-  CSINodeSpec: { drivers: '1 []CSINodeDriver' },
+  CSINodeSpec: { drivers: '1 []CSINodeDriver list=map(name) patch=merge(name)' },
   CSIStorageCapacity: { metadata: '1 ObjectMeta', nodeTopology: '2 *LabelSelector', storageClassName: '3 string', capacity: '4 *Quantity', maximumVolumeSize: '5 *Quantity' },
   CSIStorageCapacityList: { metadata: '1 ListMeta', items: '2 []CSIStorageCapacity' },
-  StorageClass: { metadata: '1 ObjectMeta', provisioner: '2 string', parameters: '3 map<string,string>', reclaimPolicy: '4 *string', mountOptions: '5 []string', allowVolumeExpansion: '6 *bool', volumeBindingMode: '7 *string', allowedTopologies: '8 []core.v1.TopologySelectorTerm' },
+  StorageClass: { metadata: '1 ObjectMeta', provisioner: '2 string', parameters: '3 map<string,string>', reclaimPolicy: '4 *string', mountOptions: '5 []string list=atomic', allowVolumeExpansion: '6 *bool', volumeBindingMode: '7 *string', allowedTopologies: '8 []core.v1.TopologySelectorTerm list=atomic' },
   StorageClassList: { metadata: '1 ListMeta', items: '2 []StorageClass' },
   TokenRequest: { audience: '1 string', expirationSeconds: '2 *int64' },
   VolumeAttachment: { metadata: '1 ObjectMeta', spec: '2 VolumeAttachmentSpec', status: '3 VolumeAttachmentStatus' },
