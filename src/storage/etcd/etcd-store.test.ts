@@ -76,6 +76,8 @@ describe('etcd store', () => {
       const missing = await s.delete('/a');
       assert.deepEqual(missing, { succeeded: false, current: undefined });
       assert.equal(await s.currentRevision(), d.revision, 'a failed guard consumes no revision');
+      assert.deepEqual(await s.checkIntegrity!(), []);
+      await s.ping!();
     } finally {
       await s.close();
     }

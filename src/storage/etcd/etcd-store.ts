@@ -93,6 +93,11 @@ export class EtcdStore implements Store {
   /** etcd's version as reported by the member that answered at open ('' = unknown). */
   serverVersion = '';
 
+  /**
+   * The key that revision and liveness reads look at: the prefix itself, so an etcd user whose role only
+   * covers the prefix can run them (`\0` when there is no prefix). Its value does not matter.
+   */
+  private readonly probeKey: Buffer;
   /** Configured etcd members: a call that failed to reach one may go to another. */
   private readonly members: number;
 
@@ -102,6 +107,7 @@ export class EtcdStore implements Store {
   ) {
     this.members = Math.max(1, opts.servers?.length ?? 1);
     this.codec = new KeyCodec(opts.prefix ?? '');
+    this.probeKey = opts.prefix ? this.codec.encode('') : Buffer.from([0]);
     this.keyPrefix = opts.keyPrefix ?? '';
     this.leases = new LeaseManager(client);
     this.compaction = new CompactionTracker({
@@ -148,7 +154,7 @@ export class EtcdStore implements Store {
   async currentRevision(): Promise<number> {
     this.ensureOpen();
     try {
-      const res = await this.send(() => this.client.kv.range({ key: Buffer.from([0]), count_only: true }), { read: true });
+      const res = await this.send(() => this.client.kv.range({ key: this.probeKey, count_only: true }), { read: true });
       return Number(res.header.revision);
     } catch (err) {
       throw mapEtcdError(err);
@@ -285,7 +291,7 @@ export class EtcdStore implements Store {
     this.ensureOpen();
     try {
       await this.client.kv.range(
-        { key: Buffer.from('health'), count_only: true },
+        { key: this.probeKey, count_only: true },
         { deadline: Date.now() + PING_TIMEOUT_MS },
       );
     } catch (err) {
@@ -316,7 +322,7 @@ export class EtcdStore implements Store {
   /** Reads etcd's version (decides whether watches may send progress requests). */
   async learnServerVersion(): Promise<void> {
     try {
-      this.serverVersion = (await this.client.maintenance.status()).version;
+      this.serverVersion = (await this.send(() => this.client.maintenance.status(), { read: true })).version;
     } catch (err) {
       throw mapEtcdError(err);
     }
@@ -404,7 +410,7 @@ export class EtcdStore implements Store {
 
   private async isCompacted(revision: number): Promise<boolean> {
     try {
-      await this.send(() => this.client.kv.range({ key: Buffer.from([0]), revision, count_only: true }), { read: true });
+      await this.send(() => this.client.kv.range({ key: this.probeKey, revision, count_only: true }), { read: true });
       return false;
     } catch (err) {
       if (isCompactedMessage((err as Error).message ?? '')) return true;
