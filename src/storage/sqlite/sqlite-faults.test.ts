@@ -1,6 +1,6 @@
 /** sqlite-specific behaviour beyond the conformance suite: full disk, automatic compaction, long replays, progress. */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
@@ -212,5 +212,28 @@ void it('a large compaction runs in chunks while writes go on, and leaves only t
     }
   } finally {
     await s.close();
+  }
+});
+
+void it('one owner per database: a second open fails clearly; a lock left by a dead process is taken over', async () => {
+  const path = freshPath();
+  const s = await openSqliteStore({ path });
+  try {
+    await assert.rejects(openSqliteStore({ path }), (e: unknown) => e instanceof StorageUnavailableError && /already open in this process/.test(e.message));
+  } finally {
+    await s.close();
+  }
+  assert.equal(existsSync(`${path}.lock`), false, 'close releases the lock');
+  // Another live process (pid 1 always exists) owns it.
+  writeFileSync(`${path}.lock`, '1');
+  await assert.rejects(openSqliteStore({ path }), (e: unknown) => e instanceof StorageUnavailableError && /in use by process 1/.test(e.message));
+  // A pid above the kernel's pid_max limit is never alive: a stale lock, as after SIGKILL.
+  writeFileSync(`${path}.lock`, '4194400');
+  const again = await openSqliteStore({ path });
+  try {
+    assert.ok((await again.create('/x', enc('x'))).succeeded);
+    assert.equal(readFileSync(`${path}.lock`, 'utf8'), String(process.pid));
+  } finally {
+    await again.close();
   }
 });

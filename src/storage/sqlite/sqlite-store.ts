@@ -36,6 +36,7 @@ import {
 import { checkRevisionOption, checkWrite, RetentionClock, unrefInterval } from '../memory/backend-support.ts';
 import { WatchHub } from '../memory/watch-hub.ts';
 import type { CheckpointerInit, FromWorker, OpResult, StoredKv, ToWorker, WorkerInit, WriteOp } from './protocol.ts';
+import { acquireStoreLock } from './lock.ts';
 import { SqliteReader } from './reader.ts';
 
 export interface SqliteStoreOptions {
@@ -97,6 +98,7 @@ export class SqliteStore implements Store {
     private readonly reader: SqliteReader,
     revision: number,
     private readonly checkpointer: Worker,
+    private readonly releaseLock: () => void,
   ) {
     this.keyPrefix = opts.keyPrefix ?? '';
     this.hub = new WatchHub({
@@ -119,9 +121,19 @@ export class SqliteStore implements Store {
     );
   }
 
-  /** Starts the writer, waits until the schema is ready, then opens the main-thread reader. */
+  /** Locks the database (one owner), starts the writer, waits until the schema is ready, opens the main-thread reader. */
   static async open(opts: SqliteStoreOptions): Promise<SqliteStore> {
     mkdirSync(dirname(opts.path), { recursive: true });
+    const release = acquireStoreLock(opts.path);
+    try {
+      return await SqliteStore.start(opts, release);
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+
+  private static async start(opts: SqliteStoreOptions, release: () => void): Promise<SqliteStore> {
     const init: WorkerInit = { path: opts.path, maxPageCount: opts.maxPageCount };
     const worker = new Worker(WRITER, { workerData: init, execArgv: [] });
     const ready = await new Promise<{ revision: number }>((resolve, reject) => {
@@ -144,7 +156,7 @@ export class SqliteStore implements Store {
       throw new StorageUnavailableError(`cannot open ${opts.path} for reading: ${(err as Error).message}`);
     }
     const checkpointer = startCheckpointer(opts.path, opts.checkpointIntervalMs ?? 200);
-    return new SqliteStore(opts, worker, reader, ready.revision, checkpointer);
+    return new SqliteStore(opts, worker, reader, ready.revision, checkpointer, release);
   }
 
   // ---- reads ----
@@ -234,6 +246,7 @@ export class SqliteStore implements Store {
     }
     this.hub.closeAll();
     this.reader.close();
+    this.releaseLock();
   }
 
   // ---- internals ----
