@@ -120,8 +120,21 @@ function targetFrom(params: Record<string, string>): ConversionTarget | undefine
  * An empty or missing Accept header means JSON.
  */
 export function negotiate(accept: string | undefined, opts: NegotiateOptions = {}): Negotiated | undefined {
+  // Clients send the same few Accept headers over and over: remember the answers (bounded).
+  const key = `${opts.watch ? 1 : 0}${opts.allowTransform ? 1 : 0}${opts.forbidTable ? 1 : 0}${opts.protobuf ? 1 : 0}${accept ?? ''}`;
+  if (memo.has(key)) return memo.get(key);
+  const result = negotiateUncached(accept, opts);
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, result);
+  return result;
+}
+
+const MEMO_LIMIT = 512;
+const memo = new Map<string, Negotiated | undefined>();
+
+function negotiateUncached(accept: string | undefined, opts: NegotiateOptions): Negotiated | undefined {
   const candidates = (opts.watch ? STREAM_TYPES : SERVED_TYPES).filter((t) => opts.protobuf === true || t !== 'application/vnd.kubernetes.protobuf');
-  if (!accept || !accept.trim()) return { type: candidates[0] ?? 'application/json', pretty: false };
+  if (!accept || !accept.trim()) return Object.freeze({ type: candidates[0] ?? 'application/json', pretty: false });
   for (const clause of parseAccept(accept)) {
     for (const served of candidates) {
       const [t, st] = served.split('/') as [string, string];
@@ -137,12 +150,12 @@ export function negotiate(accept: string | undefined, opts: NegotiateOptions = {
         // Tables exist only as JSON and YAML (kube's AllowsMediaTypeTransform).
         if (target.kind === 'Table' && (opts.forbidTable || served === 'application/vnd.kubernetes.protobuf')) continue;
       }
-      return {
+      return Object.freeze({
         type: served,
         pretty: clause.params['pretty'] === '1',
-        ...(target ? { target } : {}),
+        ...(target ? { target: Object.freeze(target) } : {}),
         ...(stream === 'watch' ? { stream: 'watch' as const } : {}),
-      };
+      });
     }
   }
   return undefined;
