@@ -9,8 +9,9 @@
  * - `prefix` (kube-apiserver's `--etcd-prefix`) is prepended to every key and stripped from results.
  * - Values above MAX_VALUE_BYTES are refused before anything is sent; etcd's own "request is too large"
  *   (its `--max-request-bytes`, 1.5 MiB by default, counts key and framing too) maps to the same error.
- * - Calls go out once (no client-side retry, no circuit breaker: see ./client.ts); connection failures
- *   surface as StorageUnavailableError. Watches reconnect by themselves (./watch.ts).
+ * - Calls go out once (no blind client-side retries: see ./client.ts); connection failures surface as
+ *   StorageUnavailableError. With several members configured, a call that could not reach one goes to
+ *   another (`send`). Watches reconnect by themselves and resume where they were (./watch.ts).
  * - `compactedRevision()` is learned, not read: see ./compaction.ts.
  */
 import type { Etcd3, IRangeRequest, IRangeResponse, ITxnResponse } from 'etcd3';
@@ -69,6 +70,11 @@ export async function openEtcdStore(opts: EtcdStoreOptions): Promise<Store> {
       await store.learnServerVersion();
       return store;
     } catch (err) {
+      // Only unreachability is worth waiting out; anything else (TLS, permissions) is final.
+      if (!(err instanceof StorageUnavailableError)) {
+        await store.close();
+        throw err;
+      }
       if (Date.now() >= deadline) {
         await store.close();
         const e = new StorageUnavailableError(
