@@ -147,12 +147,42 @@ export function metaDefinitions(dialect: Dialect): Record<string, Schema> {
   };
 }
 
-/** The placeholder schema of a kind: any fields, with TypeMeta and ObjectMeta described. */
+const STRING_FIELDS = new Set(['type', 'reason', 'message', 'note', 'action', 'reportingComponent', 'reportingController', 'reportingInstance',
+  'description', 'preemptionPolicy', 'handler', 'provisioner', 'reclaimPolicy', 'volumeBindingMode', 'addressType', 'storageClassName',
+  'capacity', 'maximumVolumeSize']);
+const TIME_FIELDS = new Set(['eventTime', 'firstTimestamp', 'lastTimestamp', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp']);
+const BOOLEAN_FIELDS = new Set(['immutable', 'globalDefault', 'allowVolumeExpansion', 'automountServiceAccountToken']);
+const INTEGER_FIELDS = new Set(['revision', 'value', 'count', 'deprecatedCount']);
+const ARRAY_FIELDS = new Set(['subsets', 'rules', 'subjects', 'webhooks', 'endpoints', 'ports', 'secrets', 'imagePullSecrets', 'mountOptions', 'allowedTopologies']);
+const STRING_MAP_FIELDS = new Set(['data', 'binaryData', 'stringData', 'parameters']);
+
+/** A loose schema for a top-level field, by its (kube-wide) name: enough for `kubectl explain` to list it. */
+function topLevelFieldSchema(def: ResourceDef, name: string): Schema {
+  const open = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  if (name === 'data' && def.kind === 'ControllerRevision') return open;
+  if (STRING_FIELDS.has(name)) return { type: 'string' };
+  if (TIME_FIELDS.has(name)) return { type: 'string', format: 'date-time' };
+  if (BOOLEAN_FIELDS.has(name)) return { type: 'boolean' };
+  if (INTEGER_FIELDS.has(name)) return { type: 'integer', format: name === 'revision' ? 'int64' : 'int32' };
+  if (ARRAY_FIELDS.has(name)) return { type: 'array', items: open };
+  if (STRING_MAP_FIELDS.has(name)) {
+    const byteValues = (def.kind === 'Secret' && name === 'data') || name === 'binaryData';
+    return { type: 'object', additionalProperties: byteValues ? { type: 'string', format: 'byte' } : { type: 'string', default: '' } };
+  }
+  return open;
+}
+
+/** The placeholder schema of a kind: TypeMeta, ObjectMeta and loosely typed top-level fields; any content accepted. */
 export function permissiveKindSchema(def: ResourceDef, kind: string, dialect: Dialect, gvkExtension: boolean): Schema {
+  const fields = kind === def.kind ? (def as ResourceDef & { topLevelFields?: readonly string[] }).topLevelFields ?? [] : [];
   const s: Schema = {
     type: 'object',
     description: `${kind} (${def.group ? `${def.group}/` : ''}${def.version}).`,
-    properties: { ...TYPE_META, metadata: refField(`${META}.ObjectMeta`, dialect, { default: {}, description: 'Standard object metadata.' }) },
+    properties: {
+      ...TYPE_META,
+      metadata: refField(`${META}.ObjectMeta`, dialect, { default: {}, description: 'Standard object metadata.' }),
+      ...Object.fromEntries(fields.map((f) => [f, topLevelFieldSchema(def, f)])),
+    },
     'x-kubernetes-preserve-unknown-fields': true,
   };
   if (gvkExtension) s['x-kubernetes-group-version-kind'] = [{ group: def.group, kind, version: def.version }];
