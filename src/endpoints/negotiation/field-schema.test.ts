@@ -44,3 +44,61 @@ void test('unknown fields at any depth, with kube paths; maps and leaves are not
   assert.deepEqual(scanJson(vol, { schema }).strict, []);
   assert.equal(schemaForKind('example.com/v1', 'Widget'), undefined);
 });
+
+interface OpenApiSchema {
+  $ref?: string;
+  type?: string;
+  properties?: Record<string, OpenApiSchema>;
+  items?: OpenApiSchema;
+  additionalProperties?: OpenApiSchema | boolean;
+  allOf?: OpenApiSchema[];
+  'x-kubernetes-group-version-kind'?: Array<{ group: string; version: string; kind: string }>;
+}
+
+void test('every field Kubernetes publishes (OpenAPI v2) for built-in kinds is known: Strict never rejects a valid field', () => {
+  const swagger = JSON.parse(readFileSync(new URL('../../../../shared/reference/openapi-v1.32/swagger.json', import.meta.url), 'utf8')) as { definitions: Record<string, OpenApiSchema> };
+  const defs = swagger.definitions;
+  const resolve = (s: OpenApiSchema): [string | undefined, OpenApiSchema] => {
+    const ref = s.$ref ?? s.allOf?.[0]?.$ref;
+    if (!ref) return [undefined, s];
+    const name = ref.replace('#/definitions/', '');
+    return [name, defs[name] ?? {}];
+  };
+  const missing = new Set<string>();
+  let kinds = 0;
+  let checked = 0;
+  const walk = (s: OpenApiSchema, node: ReturnType<typeof schemaForKind>, path: string, seen: Set<string>) => {
+    if (!node || node.kind === 'any') return;
+    const [name, def] = resolve(s);
+    if (name) {
+      if (seen.has(name)) return;
+      seen = new Set(seen).add(name);
+    }
+    if (def.type === 'array' && def.items) {
+      if (node.kind === 'array') walk(def.items, node.items, `${path}[]`, seen);
+      else missing.add(`${path}: array in OpenAPI, ${node.kind} here`);
+      return;
+    }
+    if (def.properties && node.kind === 'object') {
+      for (const [prop, ps] of Object.entries(def.properties)) {
+        checked++;
+        const child = node.field(prop);
+        if (!child) missing.add(`${name ?? path}.${prop}`);
+        else walk(ps, child, `${path}.${prop}`, seen);
+      }
+      return;
+    }
+    if (typeof def.additionalProperties === 'object' && node.kind === 'map') walk(def.additionalProperties, node.values, `${path}{}`, seen);
+  };
+  for (const [name, def] of Object.entries(defs)) {
+    const gvk = def['x-kubernetes-group-version-kind']?.[0];
+    if (!gvk || name.endsWith('List') || name.startsWith('io.k8s.apimachinery')) continue;
+    const node = schemaForKind(gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version, gvk.kind);
+    if (!node) continue;
+    kinds++;
+    walk({ $ref: `#/definitions/${name}` }, node, gvk.kind, new Set());
+  }
+  assert.ok(kinds > 50, `only ${kinds} kinds checked`);
+  assert.ok(checked > 1000, `only ${checked} fields checked`);
+  assert.deepEqual([...missing].sort(), []);
+});
