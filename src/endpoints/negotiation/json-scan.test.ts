@@ -28,6 +28,9 @@ void test("syntax errors in Go's encoding/json words", () => {
   assert.equal(syntax('"a\nb"'), "invalid character '\\n' in string literal");
   assert.equal(syntax('"\\x"'), "invalid character 'x' in string escape code");
   assert.equal(syntax("{'a':1}"), "invalid character '\\'' looking for beginning of object key string");
+  // Go scans bytes: control characters as \x.., non-ASCII as the first UTF-8 byte.
+  assert.equal(syntax('\u0001'), "invalid character '\\x01' looking for beginning of value");
+  assert.equal(syntax('é'), "invalid character 'Ã' looking for beginning of value");
 });
 
 void test('valid JSON passes with no findings', () => {

@@ -9,6 +9,8 @@
  */
 
 /** ObjectMeta's JSON fields (k8s.io/apimachinery/pkg/apis/meta/v1 ObjectMeta). */
+import { goQuoteChar } from '../../registry/go-json.ts';
+
 /** What the scanner knows about a JSON value's shape (see field-schema.ts for built-in kinds). */
 export type SchemaNode =
   | { readonly kind: 'any' }
@@ -50,12 +52,14 @@ export interface ScanOptions {
 
 const TYPE_META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
-/** Go's quoteChar: how encoding/json shows the offending character. */
-function quoteChar(c: string): string {
-  if (c === "'") return `'\\''`;
-  if (c === '"') return `'"'`;
-  const q = JSON.stringify(c);
-  return `'${q.slice(1, -1)}'`;
+/**
+ * Go's quoteChar, as encoding/json shows the offending character: Go's scanner works on bytes, so a
+ * non-ASCII character shows as its first UTF-8 byte read as a code point (`é` → `'Ã'`).
+ */
+function quoteChar(text: string, i: number): string {
+  const cp = text.codePointAt(i) ?? 0;
+  const byte = cp < 0x80 ? cp : (Buffer.from(String.fromCodePoint(cp))[0] ?? 0);
+  return goQuoteChar(byte);
 }
 
 const WS = new Set([' ', '\t', '\n', '\r']);
@@ -69,7 +73,7 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
 
   const fail = (context: string): never => {
     if (i >= n) throw new JsonSyntaxError('unexpected end of JSON input');
-    throw new JsonSyntaxError(`invalid character ${quoteChar(text[i] as string)} ${context}`);
+    throw new JsonSyntaxError(`invalid character ${quoteChar(text, i)} ${context}`);
   };
   const skipWs = () => {
     while (i < n && WS.has(text[i] as string)) i++;
@@ -115,7 +119,7 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
   const scanLiteral = (word: string) => {
     for (let k = 0; k < word.length; k++) {
       if (i >= n) fail('');
-      if (text[i] !== word[k]) fail(`in literal ${word} (expecting ${quoteChar(word[k] as string)})`);
+      if (text[i] !== word[k]) fail(`in literal ${word} (expecting ${quoteChar(word, k)})`);
       i++;
     }
   };
