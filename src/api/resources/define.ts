@@ -133,3 +133,6 @@ export function fieldOf(path: string): (obj: KObject) => string {
     return typeof v === 'string' ? v : String(v);
   };
 }
+
+/** The category kube gives API-extension kinds (webhooks, policies, CRDs, API services). */
+export const API_EXT = ['api-extensions'];
