@@ -4,7 +4,7 @@
  */
 import type { RequestContext } from '../server/context.ts';
 import { negotiate } from './negotiation/accept.ts';
-import { encodeAs } from './negotiation/encode.ts';
+import { encodeAs, goJsonStringify } from './negotiation/encode.ts';
 import { wantsPretty } from './params.ts';
 import { asStatusError } from './status.ts';
 
@@ -36,7 +36,7 @@ export function respondBytes(ctx: RequestContext, code: number, contentType: str
 
 export function respondJson(ctx: RequestContext, code: number, body: unknown, headers?: Record<string, string>): void {
   const pretty = ctx.query.get('pretty');
-  const text = pretty === 'true' || pretty === '1' ? JSON.stringify(body, null, 2) + '\n' : JSON.stringify(body) + '\n';
+  const text = `${goJsonStringify(body, pretty === 'true' || pretty === '1' ? 2 : undefined)}\n`;
   respondBytes(ctx, code, 'application/json', text, headers);
 }
 
@@ -54,7 +54,7 @@ export function respondError(ctx: RequestContext, err: unknown): void {
   const accept = ctx.req.headers['accept'];
   const neg = negotiate(Array.isArray(accept) ? accept.join(', ') : accept, { protobuf: true });
   if (!neg) {
-    respondBytes(ctx, se.code, 'application/json', JSON.stringify(status, null, 2), headers);
+    respondBytes(ctx, se.code, 'application/json', goJsonStringify(status, 2), headers);
     return;
   }
   const ua = ctx.req.headers['user-agent'];
@@ -64,7 +64,7 @@ export function respondError(ctx: RequestContext, err: unknown): void {
     body = encodeAs(neg.type, status, pretty);
   } catch {
     // Writing an error must never fail: fall back to JSON.
-    respondBytes(ctx, se.code, 'application/json', JSON.stringify(status, null, 2), headers);
+    respondBytes(ctx, se.code, 'application/json', goJsonStringify(status, 2), headers);
     return;
   }
   respondBytes(ctx, se.code, neg.type, body, headers);

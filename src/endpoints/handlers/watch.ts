@@ -16,7 +16,7 @@ import type { KObject } from '../../api/types.ts';
 import type { WatchParams } from '../../registry/rest.ts';
 import type { RequestContext } from '../../server/context.ts';
 import type { ObjectEvent, ObjectWatch } from '../../storage/cacher/types.ts';
-import { cachedBody, cachedJson } from '../negotiation/encode.ts';
+import { cachedBody, cachedJson, goJsonStringify } from '../negotiation/encode.ts';
 import { encodeProtobufValue, PROTOBUF_TYPE, protobufWatchFrame } from '../negotiation/protobuf.ts';
 import { negotiateResponse, transformObject, type Representation } from '../negotiation/render.ts';
 import { toListParams, type ListQuery } from '../params.ts';
@@ -104,7 +104,7 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
           ? { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${t.version}`, metadata: {}, items: null }
           : { kind: s.def.listKind, apiVersion: s.apiVersion, metadata: {}, items: null };
         // Encoded as the negotiated type, like kube's watchListTransformer.
-        const encoded = rep.neg.type === PROTOBUF_TYPE ? encodeProtobufValue(blueprint) : Buffer.from(`${JSON.stringify(blueprint)}\n`);
+        const encoded = rep.neg.type === PROTOBUF_TYPE ? encodeProtobufValue(blueprint) : Buffer.from(`${goJsonStringify(blueprint)}\n`);
         annotations[INITIAL_EVENTS_LIST_BLUEPRINT_ANNOTATION] = encoded.toString('base64');
       }
     }
@@ -119,7 +119,7 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
   /** One frame: a JSON line, or a length-delimited protobuf WatchEvent. */
   const wrap = (type: string, value: unknown): Uint8Array => (proto
     ? protobufWatchFrame(type, encodeProtobufValue(value))
-    : Buffer.from(`{"type":"${type}","object":${JSON.stringify(value)}}\n`));
+    : Buffer.from(`{"type":"${type}","object":${goJsonStringify(value)}}\n`));
 
   const frameFor = (ev: ObjectEvent): Uint8Array => {
     if (ev.type === 'BOOKMARK' || !ev.object) {

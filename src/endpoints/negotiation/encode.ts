@@ -24,8 +24,19 @@ const WRITE_BATCH_BYTES = 1024 * 1024;
 /** Unsent bytes a response may queue before the writer waits for the socket to drain. */
 const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
+const GO_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+
+/**
+ * JSON text as Go's encoding/json writes it (kube's serializer): `<`, `>`, `&`, U+2028 and U+2029 escaped.
+ * In JSON.stringify output those characters only occur inside strings, so a plain replace is exact.
+ */
+export function goJsonStringify(value: unknown, indent?: number): string {
+  const text = indent ? JSON.stringify(value, null, indent) : JSON.stringify(value);
+  return /[<>&\u2028\u2029]/.test(text) ? text.replace(/[<>&\u2028\u2029]/g, (c) => GO_ESCAPES[c] ?? c) : text;
+}
+
 export function encodeJson(value: unknown, pretty: boolean): Buffer {
-  return Buffer.from(pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`);
+  return Buffer.from(`${goJsonStringify(value, pretty ? 2 : undefined)}\n`);
 }
 
 export function encodeYaml(value: unknown): Buffer {
@@ -50,7 +61,7 @@ export function encodeAs(type: ServedType, value: unknown, pretty: boolean): Buf
 export function cachedJson(co: CachedObject): Uint8Array {
   let b = co.encoded.get('application/json');
   if (!b) {
-    b = Buffer.from(JSON.stringify(co.object));
+    b = Buffer.from(goJsonStringify(co.object));
     co.encoded.set('application/json', b);
   }
   return b;
