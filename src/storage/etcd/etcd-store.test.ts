@@ -209,6 +209,13 @@ describe('etcd store', () => {
       assert.notEqual(leases.get(`${prefix}/ev/1`), '0');
       assert.equal(leases.get(`${prefix}/ev/1`), leases.get(`${prefix}/ev/2`), 'one lease is reused');
       assert.equal(leases.get(`${prefix}/plain`), '0');
+      // Someone revokes the lease (its keys go): the next TTL write gets a fresh lease instead of failing.
+      await raw.leaseClient.leaseRevoke({ ID: leases.get(`${prefix}/ev/1`)! });
+      assert.equal(await s.get('/ev/1'), undefined);
+      assert.ok((await s.create('/ev/3', enc('e'), { ttlSeconds: 3600 })).succeeded);
+      const after = await raw.kv.range({ key: Buffer.from(`${prefix}/ev/3`) });
+      assert.notEqual(after.kvs[0]!.lease, '0');
+      assert.notEqual(after.kvs[0]!.lease, leases.get(`${prefix}/ev/1`));
     } finally {
       raw.close();
       await s.close();
