@@ -106,35 +106,123 @@ async function terminate(child: ChildProcess, signal: NodeJS.Signals, graceMs: n
   }
 }
 
-export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdProcess | undefined> {
-  const bin = findEtcdBinary();
-  if (!bin) return undefined;
-  installExitHook();
+/** One etcd process: spawned and health-checked, restartable on the same data dir and ports. */
+class Member implements EtcdProcess {
+  private child: ChildProcess | undefined;
+  private stderrTail = '';
+  private stopped = false;
+
+  constructor(
+    private readonly bin: string,
+    private readonly args: readonly string[],
+    readonly endpoint: string,
+    readonly dataDir: string,
+    private readonly healthBase: string,
+    private readonly readyTimeoutMs: number,
+  ) {}
+
+  get pid(): number {
+    const c = this.child;
+    return c && c.exitCode === null && c.signalCode === null ? (c.pid ?? 0) : 0;
+  }
+
+  spawn(): void {
+    this.stderrTail = '';
+    const c = spawn(this.bin, [...this.args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = c;
+    live.add(c);
+    c.once('exit', () => live.delete(c));
+    c.stderr?.setEncoding('utf8');
+    c.stderr?.on('data', (s: string) => {
+      this.stderrTail = (this.stderrTail + s).slice(-4000);
+    });
+  }
+
+  /** Polls `/health` until etcd reports healthy (it needs a leader, so a cluster needs its quorum up). */
+  async waitHealthy(): Promise<void> {
+    const c = this.child!;
+    const deadline = Date.now() + this.readyTimeoutMs;
+    for (;;) {
+      if (c.exitCode !== null || c.signalCode !== null) {
+        throw new Error(`etcd exited early (${c.exitCode ?? c.signalCode}): ${this.stderrTail}`);
+      }
+      try {
+        const res = await fetch(`${this.healthBase}/health`, { signal: AbortSignal.timeout(1000) });
+        const body = (await res.json()) as { health?: string };
+        if (body.health === 'true') return;
+      } catch {
+        // not up yet
+      }
+      if (Date.now() > deadline) {
+        await terminate(c, 'SIGKILL', 1000);
+        throw new Error(`etcd did not become healthy within ${this.readyTimeoutMs} ms: ${this.stderrTail}`);
+      }
+      await sleep(50);
+    }
+  }
+
+  async kill(): Promise<void> {
+    if (this.child) await terminate(this.child, 'SIGKILL', 1000);
+  }
+
+  async restart(): Promise<void> {
+    if (this.stopped) throw new Error('etcd was stopped');
+    await this.kill();
+    this.spawn();
+    await this.waitHealthy();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.child) await terminate(this.child, 'SIGTERM', 5000);
+    await rm(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+interface MemberPlan {
+  readonly name: string;
+  readonly dataDir: string;
+  readonly endpoint: string;
+  readonly peerUrl: string;
+  readonly healthBase: string;
+}
+
+async function planMember(name: string, tls: boolean): Promise<MemberPlan> {
   const dataDir = await mkdtemp(join(tmpdir(), 'keelson-etcd-'));
-  const clientPort = await freePort();
-  let peerPort = await freePort();
-  while (peerPort === clientPort) peerPort = await freePort();
-  const endpoint = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
-  const peerUrl = `http://127.0.0.1:${peerPort}`;
-  const healthBase = opts.tls ? `http://127.0.0.1:${await freePort()}` : endpoint;
+  const ports = new Set<number>();
+  while (ports.size < (tls ? 3 : 2)) ports.add(await freePort());
+  const [client, peer, metrics] = [...ports];
+  const endpoint = `${tls ? 'https' : 'http'}://127.0.0.1:${client}`;
+  return {
+    name,
+    dataDir,
+    endpoint,
+    peerUrl: `http://127.0.0.1:${peer}`,
+    healthBase: tls ? `http://127.0.0.1:${metrics}` : endpoint,
+  };
+}
+
+function memberArgs(m: MemberPlan, cluster: { initial: string; token: string }, opts: StartEtcdOptions): string[] {
   const tlsArgs = opts.tls
     ? [
         '--cert-file', opts.tls.certFile,
         '--key-file', opts.tls.keyFile,
         '--trusted-ca-file', opts.tls.caFile,
         '--client-cert-auth',
-        '--listen-metrics-urls', healthBase,
+        '--listen-metrics-urls', m.healthBase,
       ]
     : [];
-  const args = [
-    '--name', 'keelson-test',
-    '--data-dir', dataDir,
-    '--listen-client-urls', endpoint,
-    '--advertise-client-urls', endpoint,
-    '--listen-peer-urls', peerUrl,
-    '--initial-advertise-peer-urls', peerUrl,
-    '--initial-cluster', `keelson-test=${peerUrl}`,
+  return [
+    '--name', m.name,
+    '--data-dir', m.dataDir,
+    '--listen-client-urls', m.endpoint,
+    '--advertise-client-urls', m.endpoint,
+    '--listen-peer-urls', m.peerUrl,
+    '--initial-advertise-peer-urls', m.peerUrl,
+    '--initial-cluster', cluster.initial,
     '--initial-cluster-state', 'new',
+    '--initial-cluster-token', cluster.token,
     '--logger', 'zap',
     '--log-level', 'error',
     // Room for a value of exactly MAX_VALUE_BYTES plus its key and framing (etcd's default limit is the
@@ -145,67 +233,59 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdProces
     ...tlsArgs,
     ...(opts.extraArgs ?? []),
   ];
-  const readyTimeoutMs = opts.readyTimeoutMs ?? 15_000;
-  let child: ChildProcess | undefined;
-  let stderrTail = '';
+}
 
-  const launch = async (): Promise<void> => {
-    stderrTail = '';
-    const c = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    child = c;
-    live.add(c);
-    c.once('exit', () => live.delete(c));
-    c.stderr?.setEncoding('utf8');
-    c.stderr?.on('data', (s: string) => {
-      stderrTail = (stderrTail + s).slice(-4000);
-    });
-    const deadline = Date.now() + readyTimeoutMs;
-    for (;;) {
-      if (c.exitCode !== null || c.signalCode !== null) {
-        throw new Error(`etcd exited early (${c.exitCode ?? c.signalCode}): ${stderrTail}`);
-      }
-      try {
-        const res = await fetch(`${healthBase}/health`, { signal: AbortSignal.timeout(1000) });
-        const body = (await res.json()) as { health?: string };
-        if (body.health === 'true') return;
-      } catch {
-        // not up yet
-      }
-      if (Date.now() > deadline) {
-        await terminate(c, 'SIGKILL', 1000);
-        throw new Error(`etcd did not become healthy within ${readyTimeoutMs} ms: ${stderrTail}`);
-      }
-      await sleep(50);
-    }
+export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdProcess | undefined> {
+  const cluster = await startEtcdCluster({ ...opts, members: 1 });
+  return cluster?.members[0];
+}
+
+export interface EtcdCluster {
+  /** Client URLs of every member, in member order. */
+  readonly endpoints: readonly string[];
+  readonly members: readonly EtcdProcess[];
+  /** Stops every member and removes their data dirs. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts an etcd cluster of `members` processes on loopback (3 for fault tests: one member can be
+ * killed and restarted while the other two keep quorum). Undefined when no etcd binary is installed.
+ */
+export async function startEtcdCluster(opts: StartEtcdOptions & { readonly members: number }): Promise<EtcdCluster | undefined> {
+  const bin = findEtcdBinary();
+  if (!bin) return undefined;
+  installExitHook();
+  const plans: MemberPlan[] = [];
+  for (let i = 0; i < opts.members; i++) plans.push(await planMember(`keelson-test-${i}`, opts.tls !== undefined));
+  const cluster = {
+    initial: plans.map((m) => `${m.name}=${m.peerUrl}`).join(','),
+    // Shared by the members of this cluster only.
+    token: `keelson-test-${process.pid}-${plans[0]!.dataDir}`,
   };
-
+  const members = plans.map(
+    (m) =>
+      new Member(
+        bin,
+        memberArgs(m, cluster, opts),
+        m.endpoint,
+        m.dataDir,
+        m.healthBase,
+        opts.readyTimeoutMs ?? 15_000,
+      ),
+  );
   try {
-    await launch();
+    for (const m of members) m.spawn();
+    await Promise.all(members.map((m) => m.waitHealthy()));
   } catch (err) {
-    await rm(dataDir, { recursive: true, force: true });
+    await Promise.all(members.map((m) => m.stop()));
     throw err;
   }
-
-  let stopped = false;
   return {
-    endpoint,
-    dataDir,
-    get pid() {
-      return child && child.exitCode === null && child.signalCode === null ? (child.pid ?? 0) : 0;
-    },
-    async kill() {
-      if (child) await terminate(child, 'SIGKILL', 1000);
-    },
-    async restart() {
-      if (stopped) throw new Error('etcd was stopped');
-      if (child) await terminate(child, 'SIGKILL', 1000);
-      await launch();
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      if (child) await terminate(child, 'SIGTERM', 5000);
-      await rm(dataDir, { recursive: true, force: true });
+    endpoints: members.map((m) => m.endpoint),
+    members,
+    stop: async () => {
+      await Promise.all(members.map((m) => m.stop()));
     },
   };
 }
