@@ -13,7 +13,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import {
   FutureRevisionError,
   StorageUnavailableError,
@@ -35,9 +35,10 @@ import {
 } from '../interface.ts';
 import { checkRevisionOption, checkWrite, RetentionClock, unrefInterval } from '../memory/backend-support.ts';
 import { WatchHub } from '../memory/watch-hub.ts';
-import type { CheckpointerInit, FromWorker, OpResult, StoredKv, ToWorker, WorkerInit, WriteOp } from './protocol.ts';
+import type { FromWorker, OpResult, StoredKv, ToWorker, WriteOp } from './protocol.ts';
 import { acquireStoreLock } from './lock.ts';
 import { SqliteReader } from './reader.ts';
+import { startCheckpointer, startWriter, stopCheckpointer } from './threads.ts';
 
 export interface SqliteStoreOptions {
   /** Database file; its directory is created when missing. */
@@ -63,10 +64,6 @@ export interface SqliteStoreOptions {
 /** Most value bytes per batch: keeps one commit's latency and memory bounded. */
 const MAX_BATCH_BYTES = 32 * 1024 * 1024;
 const EMPTY = new Uint8Array(0);
-// Plain-JS thread modules started without the parent's flags: a worker does not get the parent's TypeScript
-// loader hooks anyway, and re-running `--import tsx` in each thread would add most of a second to every open.
-const WRITER = new URL('./worker.mjs', import.meta.url);
-const CHECKPOINTER = new URL('./checkpointer.mjs', import.meta.url);
 
 interface Pending {
   readonly op: WriteOp;
@@ -134,20 +131,7 @@ export class SqliteStore implements Store {
   }
 
   private static async start(opts: SqliteStoreOptions, release: () => void): Promise<SqliteStore> {
-    const init: WorkerInit = { path: opts.path, maxPageCount: opts.maxPageCount };
-    const worker = new Worker(WRITER, { workerData: init, execArgv: [] });
-    const ready = await new Promise<{ revision: number }>((resolve, reject) => {
-      const onError = (err: Error): void => reject(new StorageUnavailableError(`cannot open ${opts.path}: ${err.message}`));
-      worker.once('error', onError);
-      worker.once('message', (m: FromWorker) => {
-        worker.off('error', onError);
-        if (m.type === 'ready') resolve(m);
-        else reject(new StorageUnavailableError(`cannot open ${opts.path}: ${m.type === 'fatal' ? m.message : m.type}`));
-      });
-    }).catch(async (err: unknown) => {
-      await worker.terminate();
-      throw err;
-    });
+    const { worker, revision } = await startWriter({ path: opts.path, maxPageCount: opts.maxPageCount });
     let reader: SqliteReader;
     try {
       reader = new SqliteReader(opts.path);
@@ -155,8 +139,8 @@ export class SqliteStore implements Store {
       await worker.terminate();
       throw new StorageUnavailableError(`cannot open ${opts.path} for reading: ${(err as Error).message}`);
     }
-    const checkpointer = startCheckpointer(opts.path, opts.checkpointIntervalMs ?? 200);
-    return new SqliteStore(opts, worker, reader, ready.revision, checkpointer, release);
+    const checkpointer = startCheckpointer({ path: opts.path, intervalMs: opts.checkpointIntervalMs ?? 200 });
+    return new SqliteStore(opts, worker, reader, revision, checkpointer, release);
   }
 
   // ---- reads ----
@@ -385,26 +369,6 @@ export class SqliteStore implements Store {
     // An ordinary guarded delete, as etcd does when a lease runs out: a key updated meanwhile is left alone.
     for (const e of expired) this.delete(e.key, { expectedModRevision: e.rev }).catch(() => {});
   }
-}
-
-/**
- * Starts the WAL checkpointer thread without waiting for it: until it runs (or if it fails) the writer's own
- * rare automatic checkpoint still bounds the WAL.
- */
-function startCheckpointer(path: string, intervalMs: number): Worker {
-  const init: CheckpointerInit = { path, intervalMs };
-  const w = new Worker(CHECKPOINTER, { workerData: init, execArgv: [] });
-  w.on('error', () => {}); // a failed checkpointer only costs the writer an occasional inline checkpoint
-  return w;
-}
-
-async function stopCheckpointer(w: Worker): Promise<void> {
-  if (w.threadId < 0) return; // already exited
-  await new Promise<void>((resolve) => {
-    w.once('exit', () => resolve());
-    w.postMessage({ type: 'stop' });
-    setTimeout(() => void w.terminate(), 5000).unref();
-  });
 }
 
 function kvOf(key: string, s: StoredKv): KeyValue {
