@@ -42,16 +42,29 @@ function overcommitAllowed(name: string): boolean {
   return isNativeResource(name) && !isHugePages(name);
 }
 
-/** validateContainerResourceName */
-export function validateContainerResourceName(name: string, path: string): FieldError[] {
+const STANDARD_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage',
+  'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'pods', 'services', 'replicationcontrollers', 'resourcequotas', 'secrets',
+  'configmaps', 'persistentvolumeclaims', 'storage', 'requests.storage', 'services.nodeports', 'services.loadbalancers']);
+
+/** validateResourceName: a qualified name; unprefixed ones must be standard. */
+function validateResourceName(name: string, path: string): FieldError[] {
   const q = isQualifiedName(name);
   if (q.length) return q.map((m) => field.invalid(path, name, m));
-  if (name.split('/').length === 1) {
-    if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name)) return [field.invalid(path, name, 'must be a standard resource for containers')];
-  } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
-    return [field.invalid(path, name, "doesn't follow extended resource name standard")];
+  if (name.split('/').length === 1 && !STANDARD_RESOURCES.has(name) && !isHugePages(name) && !name.startsWith('requests.hugepages-')) {
+    return [field.invalid(path, name, 'must be a standard resource type or fully qualified')];
   }
   return [];
+}
+
+/** validateContainerResourceName */
+export function validateContainerResourceName(name: string, path: string): FieldError[] {
+  const errs = validateResourceName(name, path);
+  if (name.split('/').length === 1) {
+    if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name)) errs.push(field.invalid(path, name, 'must be a standard resource for containers'));
+  } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
+    errs.push(field.invalid(path, name, "doesn't follow extended resource name standard"));
+  }
+  return errs;
 }
 
 /** A quantity field: parse (a decoding error in kube) and the non-negative / integer rules. */
