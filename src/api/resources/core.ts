@@ -10,7 +10,7 @@ export const core: GroupSpec = {
   versions: [{
     version: 'v1',
     resources: [
-      { resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], fields: ['data', 'binaryData', 'immutable'], tableColumns: cols.configMapColumns, strategy: st.plainStrategy },
+      { resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], fields: ['data', 'binaryData', 'immutable'], tableColumns: cols.configMapColumns, strategy: st.configMapsStrategy },
       {
         resource: 'endpoints', kind: 'Endpoints', singular: 'endpoints', namespaced: true, shortNames: ['ep'],
         storagePrefix: '/registry/services/endpoints/', fields: ['subsets'], tableColumns: cols.endpointsColumns, strategy: st.endpointsStrategy,

@@ -9,7 +9,7 @@ function check(group: string, resource: string, obj: KObject): string {
   const def = Catalog.builtin().lookup(group, 'v1', resource)!;
   const o = structuredClone(obj);
   def.strategy!.prepareForCreate!(o, ctx);
-  def.strategy!.defaults!(o);
+  def.strategy!.defaults?.(o);
   const errs = def.strategy!.validate!(o, ctx);
   return errs.length ? errors.invalid({ kind: def.kind, group: def.group, name: o.metadata.name ?? '' }, errs).message : '';
 }
@@ -28,4 +28,33 @@ void test('jobs must not restart in place; cron jobs need a schedule; workloads 
   assert.equal(check('batch', 'cronjobs', { metadata: { name: 'c' }, spec: { jobTemplate: { spec: { template: { spec: { ...tmpl.spec, restartPolicy: 'Never' } } } } } }),
     'CronJob.batch "c" is invalid: spec.schedule: Required value');
   assert.equal(check('apps', 'deployments', { metadata: { name: 'd' }, spec: { template: tmpl } }), 'Deployment.apps "d" is invalid: spec.selector: Required value');
+});
+
+function update(group: string, resource: string, obj: KObject, old: KObject): string {
+  const def = Catalog.builtin().lookup(group, 'v1', resource)!;
+  const errs = def.strategy!.validateUpdate!(obj, old, ctx);
+  return errs.length ? errors.invalid({ kind: def.kind, group: def.group, name: obj.metadata.name ?? '' }, errs).message : '';
+}
+
+void test('config maps and secrets: kube\'s key rules, required keys per secret type, immutability', () => {
+  assert.equal(check('', 'configmaps', { metadata: { name: 'c' }, data: { 'bad key': 'v', ok: 'v' } }),
+    'ConfigMap "c" is invalid: data[bad key]: Invalid value: "bad key": a valid config key must consist of alphanumeric characters, \'-\', \'_\' or \'.\' (e.g. \'key.name\',  or \'KEY_NAME\',  or \'key-name\', regex used for validation is \'[-._a-zA-Z0-9]+\')');
+  assert.equal(check('', 'configmaps', { metadata: { name: 'c' }, data: { '..x': 'v' } }), 'ConfigMap "c" is invalid: data[..x]: Invalid value: "..x": must not start with \'..\'');
+  assert.equal(check('', 'secrets', { metadata: { name: 's' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'Y2VydA==' } }), 'Secret "s" is invalid: data[tls.key]: Required value');
+  assert.equal(check('', 'secrets', { metadata: { name: 's' }, stringData: { a: 'b' } }), '');
+  const old: KObject = { metadata: { name: 'c' }, immutable: true, data: { a: 'b' } };
+  assert.equal(update('', 'configmaps', { metadata: { name: 'c' }, immutable: true, data: { a: 'changed' } }, old),
+    'ConfigMap "c" is invalid: data: Forbidden: field is immutable when `immutable` is set');
+  assert.equal(update('', 'configmaps', { metadata: { name: 'c' }, immutable: true, data: { a: 'b' } }, old), '');
+  assert.equal(update('', 'secrets', { metadata: { name: 's' }, type: 'Other' }, { metadata: { name: 's' }, type: 'Opaque' }),
+    'Secret "s" is invalid: type: Invalid value: "Other": field is immutable');
+});
+
+void test('services: ports required (unless headless or ExternalName), port range, names when several', () => {
+  assert.equal(check('', 'services', { metadata: { name: 's' }, spec: { selector: { a: 'b' } } }), 'Service "s" is invalid: spec.ports: Required value');
+  assert.equal(check('', 'services', { metadata: { name: 's' }, spec: { clusterIP: 'None' } }), '');
+  assert.equal(check('', 'services', { metadata: { name: 's' }, spec: { ports: [{ port: 70000 }, { port: 80 }] } }),
+    'Service "s" is invalid: [spec.ports[0].name: Required value, spec.ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive, spec.ports[1].name: Required value]');
+  assert.equal(check('', 'services', { metadata: { name: 's' }, spec: { type: 'Weird', ports: [{ port: 80 }] } }),
+    'Service "s" is invalid: spec.type: Unsupported value: "Weird": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"');
 });
