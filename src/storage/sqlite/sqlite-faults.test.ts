@@ -1,6 +1,6 @@
 /** sqlite-specific behaviour beyond the conformance suite: full disk, automatic compaction, long replays, progress. */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
@@ -236,4 +236,12 @@ void it('one owner per database: a second open fails clearly; a lock left by a d
   } finally {
     await again.close();
   }
+});
+
+void it('a file that is not a database fails to open with StorageUnavailableError naming it, and leaves no lock', async () => {
+  const path = freshPath();
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, 'this is not a sqlite database, just some text that is long enough to have a header');
+  await assert.rejects(openSqliteStore({ path }), (e: unknown) => e instanceof StorageUnavailableError && e.message.includes(path) && /not a database/i.test(e.message));
+  assert.equal(existsSync(`${path}.lock`), false);
 });
