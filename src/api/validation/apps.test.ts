@@ -1,0 +1,84 @@
+// ValidateDeploymentSpec, ValidateReplicaSetSpec, ValidateStatefulSetSpec, ValidateDaemonSetSpec,
+// ValidateStatefulSetUpdate (pkg/apis/apps/validation/validation.go) and the strategies' immutable selector.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { immutableSelector, validateDaemonSet, validateDeployment, validateReplicaSet, validateStatefulSet, validateStatefulSetUpdate } from './apps.ts';
+import { validateFor } from './index.ts';
+import type { J } from './util.ts';
+import type { KObject } from '../types.ts';
+
+function template(labels: Record<string, string> = { app: 'web' }, restartPolicy = 'Always'): J {
+  return { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }], restartPolicy, dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30 } };
+}
+function deploy(mut: (s: J) => void = () => {}): J {
+  const spec: J = { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: template(), strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } }, revisionHistoryLimit: 10, progressDeadlineSeconds: 600 };
+  mut(spec);
+  return { metadata: { name: 'd', namespace: 'default' }, spec };
+}
+
+const SELECTOR_MISMATCH = '`selector` does not match template `labels`';
+
+const deploymentCases: [string, (s: J) => void, string[]][] = [
+  ['valid', () => {}, []],
+  ['selector missing', (s) => { delete s['selector']; }, ['spec.selector: Required value', `spec.template.metadata.labels: Invalid value: {"app":"web"}: ${SELECTOR_MISMATCH}`]],
+  ['selector empty', (s) => { s['selector'] = {}; }, ['spec.selector: Invalid value: {}: empty selector is invalid for deployment']],
+  ['selector mismatch', (s) => { s['selector'] = { matchLabels: { app: 'other' } }; }, [`spec.template.metadata.labels: Invalid value: {"app":"web"}: ${SELECTOR_MISMATCH}`]],
+  ['match expressions', (s) => { s['selector'] = { matchExpressions: [{ key: 'app', operator: 'In', values: ['web', 'api'] }] }; }, []],
+  ['bad operator', (s) => { s['selector'] = { matchExpressions: [{ key: 'app', operator: 'Has' }] }; }, [
+    'spec.selector.matchExpressions[0].operator: Invalid value: "Has": not a valid selector operator',
+    'spec.selector: Invalid value: {"matchExpressions":[{"key":"app","operator":"Has"}]}: invalid label selector',
+  ]],
+  ['negative replicas', (s) => { s['replicas'] = -1; }, ['spec.replicas: Invalid value: -1: must be greater than or equal to 0']],
+  ['restartPolicy', (s) => { s['template'] = template({ app: 'web' }, 'Never'); }, ['spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"']],
+  ['strategy type', (s) => { s['strategy'] = { type: 'BlueGreen' }; }, ['spec.strategy: Unsupported value: {"Type":"BlueGreen","RollingUpdate":null}: supported values: "Recreate", "RollingUpdate"']],
+  ['recreate with rollingUpdate', (s) => { s['strategy'] = { type: 'Recreate', rollingUpdate: {} }; }, ["spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"]],
+  ['both zero', (s) => { s['strategy'] = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '0%' } }; }, [
+    'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0',
+  ]],
+  ['bad percent and over 100', (s) => { s['strategy'] = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '120%', maxSurge: 'x' } }; }, [
+    `spec.strategy.rollingUpdate.maxSurge: Invalid value: "x": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`,
+    'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%',
+  ]],
+  ['progressDeadline', (s) => { s['minReadySeconds'] = 10; s['progressDeadlineSeconds'] = 10; }, ['spec.progressDeadlineSeconds: Invalid value: 10: must be greater than minReadySeconds']],
+];
+for (const [name, mut, want] of deploymentCases) test(`deployment: ${name}`, () => assert.deepEqual(validateDeployment(deploy(mut)).map(String), want));
+
+test('deployment update: selector is immutable (apps/v1)', () => {
+  const next = deploy((s) => { s['selector'] = { matchLabels: { app: 'web', tier: 'x' } }; s['template'] = template({ app: 'web', tier: 'x' }); });
+  assert.deepEqual(immutableSelector(next, deploy()).map(String), ['spec.selector: Invalid value: {"matchLabels":{"app":"web","tier":"x"}}: field is immutable']);
+  const v = validateFor('apps', 'Deployment')!;
+  assert.deepEqual(v.validateUpdate!(next as KObject, deploy() as KObject).map(String), ['spec.selector: Invalid value: {"matchLabels":{"app":"web","tier":"x"}}: field is immutable']);
+  assert.deepEqual(v.validateUpdate!(next as KObject, deploy() as KObject, { subresource: 'status' }), [], 'status writes skip spec rules');
+});
+
+test('replicaset: same template rules', () => {
+  const rs: J = { spec: { replicas: 1, selector: { matchLabels: { app: 'x' } }, template: template() } };
+  assert.deepEqual(validateReplicaSet(rs).map(String), [`spec.template.metadata.labels: Invalid value: {"app":"web"}: ${SELECTOR_MISMATCH}`]);
+});
+
+test('statefulset: policies, selector, update restrictions', () => {
+  const ss: J = { spec: { replicas: 1, podManagementPolicy: 'Random', updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 0 } },
+    selector: { matchLabels: { app: 'web' } }, template: template(), serviceName: 'web' } };
+  assert.deepEqual(validateStatefulSet(ss).map(String), [
+    `spec.podManagementPolicy: Invalid value: "Random": must be 'OrderedReady' or 'Parallel'`,
+    `spec.updateStrategy.rollingUpdate: Invalid value: {"partition":0}: only allowed for updateStrategy 'RollingUpdate'`,
+  ]);
+  const ok: J = { spec: { replicas: 1, podManagementPolicy: 'OrderedReady', updateStrategy: { type: 'RollingUpdate' }, selector: { matchLabels: { app: 'web' } }, template: template(), serviceName: 'web' } };
+  const changed: J = structuredClone(ok);
+  (changed['spec'] as J)['serviceName'] = 'other';
+  (changed['spec'] as J)['replicas'] = 3;
+  assert.deepEqual(validateStatefulSetUpdate(changed, ok).map(String), [
+    "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+  ]);
+});
+
+test('daemonset: selector, update strategy', () => {
+  const ds: J = { spec: { selector: { matchLabels: { app: 'web' } }, template: template(), updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } } };
+  assert.deepEqual(validateDaemonSet(ds).map(String), ['spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0']);
+  const noSel: J = { spec: { template: template() } };
+  assert.deepEqual(validateDaemonSet(noSel).map(String), []
+    .concat(['spec.selector: Required value'] as never[])
+    .concat([`spec.template.metadata.labels: Invalid value: {"app":"web"}: ${SELECTOR_MISMATCH}`] as never[]));
+  const badType: J = { spec: { selector: { matchLabels: { app: 'web' } }, template: template(), updateStrategy: { type: 'Surge' } } };
+  assert.deepEqual(validateDaemonSet(badType).map(String), ['spec.updateStrategy: Unsupported value: {"Type":"Surge","RollingUpdate":null}: supported values: "RollingUpdate", "OnDelete"']);
+});
