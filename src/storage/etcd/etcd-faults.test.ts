@@ -1,11 +1,11 @@
 /**
- * The etcd backend under faults: an unreachable member among several, and etcd killed and restarted under
- * a live watch. Skipped with a reason when no `etcd` binary is installed.
+ * The etcd backend under faults: an unreachable member among several, etcd killed and restarted under a
+ * live watch, and each member of a 3-member cluster killed and restarted in turn. Skipped with a reason when no `etcd` binary is installed.
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { startEtcd, type EtcdProcess } from '../../../test/support/etcd.ts';
+import { startEtcd, startEtcdCluster, type EtcdProcess } from '../../../test/support/etcd.ts';
 import { StorageUnavailableError, type Store } from '../interface.ts';
 import { HOST_DOWN_MS } from './client.ts';
 import { openEtcdStore } from './etcd-store.ts';
@@ -105,6 +105,58 @@ describe('etcd store across an etcd restart', () => {
     } finally {
       await s.close();
       await writer.close();
+    }
+  });
+});
+
+describe('etcd store against a 3-member cluster', () => {
+  it('keeps serving and watching while each member in turn is killed and restarted', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const cluster = await startEtcdCluster({ members: 3 });
+    assert.ok(cluster);
+    try {
+      const prefix = freshPrefix();
+      const s = await openEtcdStore({ servers: cluster.endpoints, prefix });
+      try {
+        const c = collector();
+        s.watch('/h/', { fromRevision: await s.currentRevision() }, c.listener);
+        let written = 0;
+        /** Writes that hit a member while it dies may fail as unavailable; those are retried (never doubled). */
+        const write = async (): Promise<void> => {
+          const key = `/h/${String(written).padStart(3, '0')}`;
+          for (;;) {
+            try {
+              const r = await s.create(key, enc(String(written)));
+              // A create whose first attempt committed but whose answer was lost fails its guard on retry.
+              if (!r.succeeded) assert.equal(dec(r.current!.value), String(written));
+              break;
+            } catch (err) {
+              assert.ok(err instanceof StorageUnavailableError, String(err));
+              await new Promise((r) => setTimeout(r, 50));
+            }
+          }
+          written++;
+        };
+        for (let i = 0; i < 5; i++) await write();
+        for (const member of cluster.members) {
+          await member.kill();
+          for (let i = 0; i < 5; i++) await write();
+          await s.ping!();
+          await member.restart();
+          for (let i = 0; i < 5; i++) await write();
+        }
+        await c.until(() => c.events.length >= written);
+        const keys = c.events.map((e) => e.kv.key);
+        assert.deepEqual(keys, [...Array(written).keys()].map((i) => `/h/${String(i).padStart(3, '0')}`));
+        const revs = c.events.map((e) => e.kv.modRevision);
+        assert.deepEqual(revs, [...revs].sort((a, b) => a - b));
+        assert.equal(c.error, undefined);
+        assert.equal((await s.range('/h/', { countOnly: true })).count, written);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      await cluster.stop();
     }
   });
 });
