@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KObject } from '../api/types.ts';
-import { defaultFakeRegistry, type FakeRegistry } from './testing/fake-registry.ts';
+import { defaultFakeRegistry, fakeDef, FakeRegistry } from './testing/fake-registry.ts';
 import { type RunningControllers, startControllers } from './index.ts';
 import { systemContext } from './system-context.ts';
 import { DESCRIPTION, DESCRIPTION_ANNOTATION } from './root-ca-publisher.ts';
@@ -165,4 +165,24 @@ void test('stop is idempotent and stops reacting', async () => {
   await new Promise((r) => setImmediate(r));
   assert.equal(get(reg, 'serviceaccounts', 'late', 'default'), undefined);
   assert.equal(get(reg, 'services', 'default', 'kubernetes'), undefined, 'no service without apiServer');
+});
+
+void test('resources without deletecollection are emptied one object at a time', async () => {
+  const reg = new FakeRegistry([
+    fakeDef('namespaces', 'Namespace', false),
+    fakeDef('configmaps', 'ConfigMap', true),
+    fakeDef('serviceaccounts', 'ServiceAccount', true),
+    { ...fakeDef('widgets', 'Widget', true, 'example.com'), verbs: ['get', 'list', 'watch', 'create', 'delete'] },
+  ]);
+  const c = await startControllers({ registry: reg, catalog: reg.catalog(), rootCaPem: CA });
+  try {
+    await storage(reg, 'namespaces').create(systemContext(), { metadata: { name: 'w' } }, {});
+    const widgets = reg.lookup('example.com', 'v1', 'widgets')!;
+    for (const n of ['a', 'b']) await widgets.create(systemContext({ namespace: 'w' }), { metadata: { name: n } }, {});
+    await storage(reg, 'namespaces').delete(systemContext(), 'w', {});
+    await until('namespace removed', () => !reg.namespace('w'));
+    assert.ok(reg.calls.includes('delete widgets w/a') && reg.calls.includes('delete widgets w/b'), reg.calls.join('\n'));
+  } finally {
+    await c.stop();
+  }
 });
