@@ -1,0 +1,16 @@
+// ValidatePodDisruptionBudgetSpec (pkg/apis/policy/validation/validation.go).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { validatePodDisruptionBudget } from './policy.ts';
+
+test('pdb: minAvailable xor maxUnavailable, int or percent', () => {
+  assert.deepEqual(validatePodDisruptionBudget({ spec: { minAvailable: 1, selector: { matchLabels: { a: 'b' } } } }).map(String), []);
+  assert.deepEqual(validatePodDisruptionBudget({ spec: { minAvailable: 1, maxUnavailable: '10%' } }).map(String), [
+    'spec: Invalid value: {"minAvailable":1,"maxUnavailable":"10%"}: minAvailable and maxUnavailable cannot be both set',
+  ]);
+  assert.deepEqual(validatePodDisruptionBudget({ spec: { minAvailable: -1 } }).map(String), ['spec.minAvailable: Invalid value: -1: must be greater than or equal to 0']);
+  assert.deepEqual(validatePodDisruptionBudget({ spec: { maxUnavailable: '150%' } }).map(String), ['spec.maxUnavailable: Invalid value: "150%": must not be greater than 100%']);
+  assert.deepEqual(validatePodDisruptionBudget({ spec: { unhealthyPodEvictionPolicy: 'Never' } }).map(String), [
+    'spec.unhealthyPodEvictionPolicy: Unsupported value: "Never": supported values: "AlwaysAllow", "IfHealthyBudget"',
+  ]);
+});
