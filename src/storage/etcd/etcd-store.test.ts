@@ -299,3 +299,30 @@ describe('etcd store', () => {
     }
   });
 });
+
+describe('etcd store against an etcd with its default request limit', () => {
+  it("maps etcd's own \"request is too large\" to ValueTooLargeError", async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    // etcd's default --max-request-bytes (1.5 MiB) counts key and framing too, so a value just under our
+    // limit is refused by etcd itself, as kube-apiserver sees it on a default etcd.
+    const small = await startEtcd({ extraArgs: ['--max-request-bytes', String(1.5 * 1024 * 1024)] });
+    assert.ok(small);
+    try {
+      const s = await openEtcdStore({ servers: [small.endpoint] });
+      try {
+        const before = await s.currentRevision();
+        await assert.rejects(s.create('/big', new Uint8Array(MAX_VALUE_BYTES - 10)), (e: unknown) => {
+          assert.ok(e instanceof ValueTooLargeError, String(e));
+          assert.equal(e.size, MAX_VALUE_BYTES - 10);
+          return true;
+        });
+        assert.equal(await s.currentRevision(), before);
+        assert.ok((await s.create('/fine', new Uint8Array(1024 * 1024))).succeeded, 'the store still works');
+      } finally {
+        await s.close();
+      }
+    } finally {
+      await small.stop();
+    }
+  });
+});
