@@ -126,11 +126,23 @@ function readinessGates(pod: KObject): string {
   return `${trueCount}/${gates.length}`;
 }
 
+/**
+ * The Ready, Status and Restarts cells of a row share one summary: a one-slot memo for the object being
+ * rendered, trusted for a second only (Restarts carries a relative time).
+ */
+let memo: { obj: KObject; at: number; value: ReturnType<typeof podSummary> } | undefined;
+function summary(o: KObject): ReturnType<typeof podSummary> {
+  const now = Date.now();
+  if (memo && memo.obj === o && now - memo.at < 1000) return memo.value;
+  memo = { obj: o, at: now, value: podSummary(o, now) };
+  return memo.value;
+}
+
 export const podColumns: TableColumn[] = [
   nameColumn(),
-  col('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.', (o) => podSummary(o).ready),
-  col('Status', 'string', 'The aggregate status of the containers in this pod.', (o) => podSummary(o).reason),
-  col('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.', (o) => podSummary(o).restarts),
+  col('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.', (o) => summary(o).ready),
+  col('Status', 'string', 'The aggregate status of the containers in this pod.', (o) => summary(o).reason),
+  col('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.', (o) => summary(o).restarts),
   ageColumn(),
   col('IP', 'string', DOCS.podIP, (o) => str(rec(arr(get(o, 'status.podIPs'))[0])['ip']) || '<none>', { priority: 1 }),
   col('Node', 'string', DOCS.podNodeName, (o) => str(get(o, 'spec.nodeName')) || '<none>', { priority: 1 }),
