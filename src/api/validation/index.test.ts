@@ -1,0 +1,43 @@
+// The registry: every validated kind is a served built-in kind, and objects kube-apiserver v1.32 itself
+// created (../shared/reference/v1.32-responses/objects/) pass create and no-op update validation.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Catalog } from '../catalog.ts';
+import type { KObject } from '../types.ts';
+import { validateFor, validatedKinds } from './index.ts';
+import { validateObjectMeta, nameProblems } from './object-meta.ts';
+
+const REFERENCE = join(import.meta.dirname, '../../../../shared/reference/v1.32-responses/objects');
+
+test('validateFor: every validated kind is a built-in kind of the catalog', () => {
+  const catalog = Catalog.builtin();
+  const kinds = new Set(catalog.all().map((d) => `${d.group}/${d.kind}`));
+  for (const { group, kind } of validatedKinds()) assert.ok(kinds.has(`${group}/${kind}`), `${group}/${kind} is not served`);
+  assert.equal(validateFor('', 'Nonexistent'), undefined);
+  assert.ok(validateFor('apps', 'Deployment')?.validate);
+});
+
+test('validateFor: kube-apiserver-made reference objects are valid on create and on a no-op update', { skip: !existsSync(REFERENCE) }, () => {
+  const catalog = Catalog.builtin();
+  let checked = 0;
+  for (const f of readdirSync(REFERENCE).filter((x) => x.endsWith('.json'))) {
+    const obj = JSON.parse(readFileSync(join(REFERENCE, f), 'utf8')) as KObject;
+    const [group, version] = (obj.apiVersion ?? '').includes('/') ? obj.apiVersion!.split('/') as [string, string] : ['', obj.apiVersion ?? ''];
+    const def = catalog.lookupKind(group, version, obj.kind ?? '');
+    assert.ok(def, `${f}: kind in catalog`);
+    assert.deepEqual(validateObjectMeta(obj.metadata, { namespaced: def.namespaced, nameRule: def.nameRule }).map(String), [], `${f}: metadata`);
+    const v = validateFor(group, obj.kind ?? '');
+    if (!v) continue;
+    assert.deepEqual(v.validate!(obj).map(String), [], `${f}: create`);
+    assert.deepEqual(v.validateUpdate!(obj, structuredClone(obj)).map(String), [], `${f}: update`);
+    checked++;
+  }
+  assert.ok(checked >= 5, `checked ${checked} reference objects`);
+});
+
+test('name rules: generateName masks a trailing dash as kube does', () => {
+  assert.deepEqual(nameProblems('dns1123-label', 'web-', true), []);
+  assert.deepEqual(nameProblems('dns1035-label', '1web', false).length, 1);
+});
