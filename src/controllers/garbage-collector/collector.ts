@@ -81,6 +81,10 @@ export class GarbageCollector {
   onUpsert(def: ResourceDef, obj: KObject): void {
     const uid = obj.metadata.uid;
     if (!uid) return;
+    const finalizers = obj.metadata.finalizers ?? [];
+    const beingDeleted = !!obj.metadata.deletionTimestamp;
+    // An object nothing links to and that is not being deleted needs no node (see graph.ts).
+    if (!this.graph.get(uid) && (obj.metadata.ownerReferences ?? []).length === 0 && !beingDeleted) return;
     const identity: Identity = { apiVersion: apiVersionOf(def), kind: def.kind, name: obj.metadata.name ?? '', namespace: obj.metadata.namespace ?? '', uid };
     const { node, wasVirtual } = this.graph.observe(identity);
     // Dependents that named this owner before it was seen, at other coordinates (another namespace, kind or name),
@@ -92,8 +96,6 @@ export class GarbageCollector {
     for (const owner of diff.added) if (owner.observed) this.checkReference(owner, node);
     for (const owner of diff.released) if (owner.deletingDependents) this.enqueueDelete(owner);
 
-    const finalizers = obj.metadata.finalizers ?? [];
-    const beingDeleted = !!obj.metadata.deletionTimestamp;
     const deletingDependents = beingDeleted && finalizers.includes(FINALIZER_FOREGROUND);
     node.beingDeleted = beingDeleted;
     if (beingDeleted && finalizers.includes(FINALIZER_ORPHAN)) this.enqueueOrphan(node);
@@ -103,17 +105,19 @@ export class GarbageCollector {
       this.enqueueDelete(node);
     }
     node.deletingDependents = deletingDependents;
+    this.graph.dropIfIdle(node);
   }
 
   /** An object is gone: its dependents may be garbage now, and owners waiting on it may finish. */
   onDelete(obj: KObject): void {
     const uid = obj.metadata.uid;
     const node = uid ? this.graph.get(uid) : undefined;
-    if (!node || !node.observed) return;
-    const identity = node.identity;
+    // A virtual node here is an owner we never kept a node for (nothing linked to it then): its dependents
+    // still need to hear that it is gone.
+    if (!node) return;
     const owners = this.graph.remove(node);
     if (node.dependents.size > 0) {
-      this.absent.add(absentKey(identity, identity.namespace));
+      this.absent.add(absentKey({ apiVersion: obj.apiVersion ?? node.identity.apiVersion, kind: obj.kind ?? node.identity.kind, name: obj.metadata.name ?? '', uid: node.uid }, obj.metadata.namespace ?? ''));
       for (const dep of node.dependents) this.enqueueDelete(dep);
     }
     for (const owner of owners) if (owner.deletingDependents) this.enqueueDelete(owner);
@@ -140,7 +144,7 @@ export class GarbageCollector {
       throw err;
     }
     // A virtual node whose dependents all went away leaves the graph.
-    this.graph.dropIfOrphanedVirtual(node);
+    this.graph.dropIfIdle(node);
   }
 
   /** Strip the owner's reference from every dependent, then drop the `orphan` finalizer (kube's attemptToOrphan). */

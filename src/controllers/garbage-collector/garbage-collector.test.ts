@@ -136,6 +136,7 @@ void test('foreground: the owner waits for blocking dependents; non-blocking one
   const d = await create('deployments', 'apps', 'default', deployment('fg'));
   await create('replicasets', 'apps', 'default', replicaSet('fg-held', [ref(d, { controller: true, blockOwnerDeletion: true })], ['test.keelson.io/hold']));
   await create('configmaps', '', 'default', configMap('fg-loose', [ref(d)]));
+  await create('configmaps', '', 'default', configMap('fg-loose-held', [ref(d, { blockOwnerDeletion: false })], ['test.keelson.io/hold']));
   await settle();
 
   const res = await s('deployments', 'apps').delete(ctx('default'), 'fg', { propagationPolicy: 'Foreground' });
@@ -154,6 +155,30 @@ void test('foreground: the owner waits for blocking dependents; non-blocking one
 
   await removeFinalizers('replicasets', 'apps', 'default', 'fg-held');
   await until('owner gone', async () => !(await find('deployments', 'apps', 'default', 'fg')));
+  const loose = await find('configmaps', '', 'default', 'fg-loose-held');
+  assert.ok(loose?.metadata.deletionTimestamp, 'a non-blocking dependent is deleted but not waited for');
+  await removeFinalizers('configmaps', '', 'default', 'fg-loose-held');
+});
+
+void test('foreground through a cycle of blocking references: both objects go (references unblocked)', async () => {
+  const a = await create('configmaps', '', 'default', configMap('cycle-a'));
+  const b = await create('configmaps', '', 'default', configMap('cycle-b', [ref(a, { blockOwnerDeletion: true })]));
+  await s('configmaps').guaranteedUpdate(ctx('default'), 'cycle-a', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, ownerReferences: [ref(b, { blockOwnerDeletion: true })] } }), {});
+  await settle();
+  await s('configmaps').delete(ctx('default'), 'cycle-a', { propagationPolicy: 'Foreground' });
+  await until('both gone', async () => !(await find('configmaps', '', 'default', 'cycle-a')) && !(await find('configmaps', '', 'default', 'cycle-b')));
+});
+
+void test('orphanDependents=true (the deprecated option) orphans like propagationPolicy=Orphan', async () => {
+  const owner = await create('configmaps', '', 'default', configMap('legacy-owner'));
+  await create('configmaps', '', 'default', configMap('legacy-dep', [ref(owner)]));
+  await settle();
+  await s('configmaps').delete(ctx('default'), 'legacy-owner', { orphanDependents: true });
+  await until('owner gone', async () => !(await find('configmaps', '', 'default', 'legacy-owner')));
+  await settle();
+  const dep = await find('configmaps', '', 'default', 'legacy-dep');
+  assert.ok(dep);
+  assert.equal(dep.metadata.ownerReferences, undefined);
 });
 
 void test('foreground through a chain: deployment → replicaset → pod all go, the owner last', async () => {

@@ -6,6 +6,9 @@
  * - `dependents` of a node are exactly the nodes whose `owners` name its uid (kept by `setOwners`/`remove`);
  * - an observed node mirrors an object an informer reported; a virtual node stands for an owner only known
  *   from references (never seen, or already deleted) and lives only while it has dependents;
+ * - only objects that matter are kept (kube keeps every object; we keep memory flat for large clusters): an
+ *   object with no owners, no dependents and no deletionTimestamp has no node. A dependent naming such an object
+ *   creates a virtual node, verified with a live read, which the owner's next event turns into an observed one;
  * - the graph is touched synchronously from informer handlers and workers (one event loop: no locks).
  */
 import type { OwnerReference } from '../../api/types.ts';
@@ -102,7 +105,7 @@ export class DependencyGraph {
       if (!next) {
         owner.dependents.delete(node);
         released.push(owner);
-        this.dropIfOrphanedVirtual(owner);
+        this.dropIfIdle(owner);
       } else if (old.blockOwnerDeletion === true && next.blockOwnerDeletion !== true) {
         released.push(owner);
       }
@@ -131,13 +134,18 @@ export class DependencyGraph {
     node.observed = false;
     node.beingDeleted = false;
     node.deletingDependents = false;
-    if (node.dependents.size === 0 && this.nodes.get(node.uid) === node) this.nodes.delete(node.uid);
+    this.dropIfIdle(node);
     return released;
   }
 
-  /** A virtual node nobody references any more is dropped. */
-  dropIfOrphanedVirtual(node: GcNode): void {
-    if (!node.observed && node.dependents.size === 0 && this.nodes.get(node.uid) === node) this.nodes.delete(node.uid);
+  /**
+   * Drops a node with nothing to do: a virtual node nobody references any more, or an observed object that has no
+   * owners, no dependents and is not being deleted (its next event brings it back if that changes).
+   */
+  dropIfIdle(node: GcNode): void {
+    if (node.dependents.size > 0 || this.nodes.get(node.uid) !== node) return;
+    if (node.observed && (node.owners.length > 0 || node.beingDeleted)) return;
+    this.nodes.delete(node.uid);
   }
 }
 
