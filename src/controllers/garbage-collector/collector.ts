@@ -92,8 +92,12 @@ export class GarbageCollector {
     if (wasVirtual) for (const dep of node.dependents) this.checkReference(node, dep);
 
     const diff = this.graph.setOwners(node, obj.metadata.ownerReferences ?? []);
-    for (const owner of diff.newVirtual) this.enqueueDelete(owner);
-    for (const owner of diff.added) if (owner.observed) this.checkReference(owner, node);
+    // A new reference to an owner not seen (yet): this dependent verifies it with a live read. Queue the
+    // dependent itself, not the virtual owner: work on the owner may already have run for earlier dependents.
+    for (const owner of diff.added) {
+      if (owner.observed) this.checkReference(owner, node);
+      else this.enqueueDelete(node);
+    }
     for (const owner of diff.released) if (owner.deletingDependents) this.enqueueDelete(owner);
 
     const deletingDependents = beingDeleted && finalizers.includes(FINALIZER_FOREGROUND);
