@@ -39,6 +39,7 @@ import {
 import { createEtcdClient } from './client.ts';
 import { EMPTY_VALUE, KeyCodec } from './codec.ts';
 import { CompactionTracker } from './compaction.ts';
+import { Compactor } from './compactor.ts';
 import { isCompactedMessage, mapEtcdError, neverSent } from './errors.ts';
 import { LeaseManager } from './leases.ts';
 import { EtcdWatch, progressRequestsSafe } from './watch.ts';
@@ -57,7 +58,15 @@ export interface EtcdStoreOptions {
   readonly requestTimeoutMs?: number;
   /** Reject writes of keys outside this prefix (BackendOptions.keyPrefix). Empty = all keys allowed. */
   readonly keyPrefix?: string;
+  /**
+   * Compact etcd's history this often, coordinated with other API servers on the same etcd as
+   * kube-apiserver's `--etcd-compaction-interval` (see ./compactor.ts). Default 5 min; 0 turns it off.
+   */
+  readonly compactionIntervalMs?: number;
 }
+
+/** kube-apiserver's default `--etcd-compaction-interval`. */
+export const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
 
 /** Connects, checks that etcd answers within `dialTimeoutMs`, and returns the store. */
 export async function openEtcdStore(opts: EtcdStoreOptions): Promise<Store> {
@@ -68,6 +77,7 @@ export async function openEtcdStore(opts: EtcdStoreOptions): Promise<Store> {
     try {
       await store.currentRevision();
       await store.learnServerVersion();
+      store.startCompactor(opts.compactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS);
       return store;
     } catch (err) {
       // Only unreachability is worth waiting out; anything else (TLS, permissions) is final.
@@ -98,6 +108,7 @@ export class EtcdStore implements Store {
   private closed = false;
   /** etcd's version as reported by the member that answered at open ('' = unknown). */
   serverVersion = '';
+  private compactor: Compactor | undefined;
 
   /**
    * The key that revision and liveness reads look at: the prefix itself, so an etcd user whose role only
@@ -319,10 +330,21 @@ export class EtcdStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.compactor?.stop();
     for (const w of [...this.watches]) w.fail(new StoreClosedError());
     this.watches.clear();
     this.leases.clear();
     this.client.close();
+  }
+
+  /** Starts periodic compaction (idempotent; `intervalMs` 0 = none). */
+  startCompactor(intervalMs: number): void {
+    if (this.compactor || intervalMs <= 0 || this.closed) return;
+    this.compactor = new Compactor({
+      client: this.client,
+      intervalMs,
+      onCompacted: (rev) => this.compaction.note(rev),
+    });
   }
 
   /** Reads etcd's version (decides whether watches may send progress requests). */
@@ -387,7 +409,9 @@ export class EtcdStore implements Store {
       try {
         return await call();
       } catch (err) {
-        if (attempt >= this.members || this.closed) throw err;
+        // Calls cut off by close() report the closed store, not a connection problem.
+        if (this.closed) throw new StoreClosedError();
+        if (attempt >= this.members) throw err;
         if (!neverSent(err) && !(opts.read && mapEtcdError(err) instanceof StorageUnavailableError)) throw err;
       }
     }
