@@ -6,7 +6,7 @@
  */
 import { FieldError, field } from '../../endpoints/status.ts';
 import { isValidPathSegmentName } from './names.ts';
-import { validateContainerResourceName } from './core-containers.ts';
+import { validateContainerResourceName } from './core-resources.ts';
 import { tryParseQuantity } from './quantity.ts';
 import { type J, arr, isSet, obj, str } from './util.ts';
 

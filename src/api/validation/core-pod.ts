@@ -8,6 +8,7 @@ import { inclusiveRangeError, ipFamilyOf, IP_ERROR, isDNS1123Label, isDNS1123Sub
 import { validateAnnotations } from './object-meta.ts';
 import { validateContainers, validateContainersOnlyForPod, validateInitContainers } from './core-containers.ts';
 import { validateVolumes } from './core-volumes.ts';
+import { validateAffinity, validateTopologySpreadConstraints } from './core-affinity.ts';
 import { type J, arr, isObj, isSet, obj, semanticEqual, str, validateLabelName, validateLabels } from './util.ts';
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -103,6 +104,7 @@ export function validatePodSpec(spec: unknown, path: string, opts: PodSpecOption
     const r = obj(raw);
     if (Object.keys(r).some((k) => k !== 'name')) errs.push(field.invalid(`${path}.imagePullSecrets[${i}]`, r, 'only name may be set'));
   });
+  errs.push(...validateAffinity(s['affinity'], `${path}.affinity`));
   errs.push(...validateDNSConfig(s['dnsConfig'], dnsPolicy, `${path}.dnsConfig`));
   arr(s['readinessGates']).forEach((g, i) => {
     const ct = str(obj(g)['conditionType']);
@@ -115,6 +117,7 @@ export function validatePodSpec(spec: unknown, path: string, opts: PodSpecOption
     if (gates.has(name)) errs.push(field.duplicate(`${path}.schedulingGates[${i}]`, name));
     gates.add(name);
   });
+  errs.push(...validateTopologySpreadConstraints(s['topologySpreadConstraints'], `${path}.topologySpreadConstraints`));
   const dnsSub = (key: string, label = false) => {
     const v = str(s[key]);
     if (v) for (const m of (label ? isDNS1123Label(v) : isDNS1123Subdomain(v))) errs.push(field.invalid(`${path}.${key}`, v, m));
