@@ -10,11 +10,15 @@ import { ensurePki } from './pki.ts';
 import { buildKubeconfig, serverUrl, writeKubeconfig } from './kubeconfig.ts';
 import { createApiServer } from './server.ts';
 import { openStore } from '../storage/factory.ts';
+import { shareWatches } from '../storage/cacher/shared-watch.ts';
 import { Catalog } from '../api/catalog.ts';
 import { createRegistry } from '../registry/registry.ts';
 import { startControllers } from '../controllers/index.ts';
 import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
 import { createOpenApiEndpoint } from '../endpoints/openapi/index.ts';
+
+/** Every key the registry writes lives under kube-apiserver's storage root. */
+const REGISTRY_PREFIX = '/registry/';
 import { createResourceEndpoint } from '../endpoints/resource-endpoint.ts';
 
 export type { ServerOptions } from './options.ts';
@@ -54,10 +58,13 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       dataDir: o.certDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
       extraSans: [o.advertiseAddress],
     });
-    const store = await openStore({
+    const backend = await openStore({
       kind: o.storage, dataDir: o.dataDir, etcdServers: o.etcdServers, etcdPrefix: o.etcdPrefix,
-      etcdCaFile: o.etcdCaFile, etcdCertFile: o.etcdCertFile, etcdKeyFile: o.etcdKeyFile,
+      etcdCaFile: o.etcdCaFile, etcdCertFile: o.etcdCertFile, etcdKeyFile: o.etcdKeyFile, keyPrefix: REGISTRY_PREFIX,
     });
+    // etcd sends progress notifications rarely; one shared watch makes every event progress for every cache,
+    // so consistent reads of idle resources are answered from the cache instead of falling back to etcd.
+    const store = o.storage === 'etcd' ? await shareWatches(backend, { root: REGISTRY_PREFIX }) : backend;
     cleanups.push(() => store.close());
     const catalog = Catalog.builtin({ runtimeConfig: o.runtimeConfig });
     const registry = await createRegistry({ catalog, store, cache: o.watchCache, garbageCollection: o.garbageCollector });
