@@ -12,9 +12,15 @@ export interface GcCatalog {
   onChange?(cb: (c: { type: 'added' | 'removed'; def: ResourceDef }) => void): () => void;
 }
 
-/** A top-level persisted resource that can be listed, watched and deleted. */
+/**
+ * Resources kube's collector ignores by default (DefaultIgnoredResources: core events). The same objects are
+ * still seen through events.k8s.io, which shares their storage and is not ignored.
+ */
+const IGNORED = new Set(['/events']);
+
+/** A top-level persisted resource that can be listed, watched and deleted, and is not ignored. */
 export function isDeletable(def: ResourceDef): boolean {
-  if (def.virtual || def.resource.includes('/')) return false;
+  if (def.virtual || def.resource.includes('/') || IGNORED.has(`${def.group}/${def.resource}`)) return false;
   return def.verbs.includes('list') && def.verbs.includes('watch') && def.verbs.includes('delete');
 }
 
