@@ -8,20 +8,7 @@ import { statusStrategy } from '../../registry/resources/strategy-kit.ts';
 
 import { daemonSetDefaults, deploymentDefaults, replicaSetDefaults, statefulSetDefaults } from '../../registry/resources/apps/defaults.ts';
 
-import { validatePodSpec } from '../../registry/resources/core/validation.ts';
-import { field } from '../../endpoints/status.ts';
-
-/** Workloads need a selector and a pod template with containers (a first slice of kube's validation). */
-function validateWorkload(o: KObject) {
-  const spec = (o['spec'] ?? {}) as Record<string, unknown>;
-  const errs = spec['selector'] === undefined || spec['selector'] === null ? [field.required('spec.selector')] : [];
-  const template = spec['template'] as Record<string, unknown> | undefined;
-  return [...errs, ...validatePodSpec(template?.['spec'], 'spec.template.spec')];
-}
-
-const workload = (defaults: (o: KObject) => void) => statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true }, {
-  defaults, validate: validateWorkload, validateUpdate: validateWorkload,
-});
+const workload = (defaults: (o: KObject) => void) => statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true }, { defaults });
 
 export const apps: GroupSpec = {
   group: 'apps',

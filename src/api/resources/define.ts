@@ -6,6 +6,7 @@
  * standard verbs, name rule DNS-1123 subdomain, storage key prefix `/registry/<resource>/`.
  */
 import type { NameRule, ResourceDef, Strategy, SubresourceDef, TableColumn, Verb, KObject } from '../types.ts';
+import { validateFor, type KindValidators } from '../validation/index.ts';
 
 export const STANDARD_VERBS: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 /** get/patch/update: what `status`, `scale`, `approval`, … sub-resources serve. */
@@ -107,12 +108,33 @@ export function expandResource(group: string, version: string, r: ResourceSpec):
   if (r.subresources) def.subresources = r.subresources;
   if (r.selectableFields) def.selectableFields = r.selectableFields;
   if (r.tableColumns) def.tableColumns = r.tableColumns;
-  if (r.strategy) def.strategy = r.strategy;
+  if (r.strategy) def.strategy = withKindValidation(r.strategy, group, version, r);
   if (r.deprecation) def.deprecation = r.deprecation;
   if (r.virtual) def.virtual = true;
   def.topLevelFields = r.fields ?? ((r.subresources ?? []).some((x) => x.name === 'status') || r.virtual ? ['spec', 'status'] : ['spec']);
   if (r.returnDeletedObject) def.returnDeletedObject = true;
   return { def, storage, hash: r.hashVersion ?? storage };
+}
+
+/**
+ * Adds kube's per-kind validation (src/api/validation) to a kind's strategy. Objects are validated in the
+ * served version's shape, so a version converted to another storage version (autoscaling/v1 HPAs) is left
+ * out until the registry converts before validating.
+ */
+function withKindValidation(strategy: Strategy, group: string, version: string, r: ResourceSpec): Strategy {
+  if (r.storage && r.storage.group === group && r.storage.version !== version) return strategy;
+  const v: KindValidators | undefined = validateFor(group, r.kind);
+  if (!v) return strategy;
+  const out: Strategy = { ...strategy };
+  if (v.validate) {
+    const own = strategy.validate;
+    out.validate = (obj, ctx) => [...(own?.(obj, ctx) ?? []), ...v.validate!(obj)];
+  }
+  if (v.validateUpdate) {
+    const own = strategy.validateUpdate;
+    out.validateUpdate = (obj, old, ctx) => [...(own?.(obj, old, ctx) ?? []), ...v.validateUpdate!(obj, old, ctx.subresource ? { subresource: ctx.subresource } : {})];
+  }
+  return out;
 }
 
 /** Reads a dotted path from an object (`spec.nodeName`); undefined when any step is missing. */

@@ -6,8 +6,6 @@ import type { KObject } from '../../../api/types.ts';
 import type { RegistryStrategy } from '../../strategy.ts';
 import { statusStrategy } from '../strategy-kit.ts';
 import { podTemplateDefaults } from '../core/defaults.ts';
-import { validateJobTemplate } from '../core/validation.ts';
-import { field } from '../../../endpoints/status.ts';
 
 type J = Record<string, unknown>;
 const isObj = (v: unknown): v is J => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -51,8 +49,6 @@ export const jobStrategy: RegistryStrategy = statusStrategy({ status: true, gene
   defaults(obj) {
     jobSpecDefaults(obj['spec']);
   },
-  validate: (obj) => validateJobTemplate(obj['spec'], 'spec'),
-  validateUpdate: (obj) => validateJobTemplate(obj['spec'], 'spec'),
 });
 
 export const cronJobStrategy: RegistryStrategy = statusStrategy({ status: true, generation: true }, {
@@ -71,13 +67,5 @@ export const cronJobStrategy: RegistryStrategy = statusStrategy({ status: true, 
       if (isObj(jt['spec'])) podTemplateDefaults(jt['spec']['template']);
     }
   },
-  validate: (obj) => validateCronJob(obj),
-  validateUpdate: (obj) => validateCronJob(obj),
 });
 
-function validateCronJob(obj: KObject) {
-  const s = isObj(obj['spec']) ? obj['spec'] : {};
-  const jt = isObj(s['jobTemplate']) ? s['jobTemplate'] : {};
-  const errs = typeof s['schedule'] === 'string' && s['schedule'] !== '' ? [] : [field.required('spec.schedule')];
-  return [...errs, ...validateJobTemplate(jt['spec'], 'spec.jobTemplate.spec')];
-}

@@ -100,6 +100,10 @@ export function podDefaults(pod: J): void {
 export function serviceDefaults(svc: J): void {
   const spec = isObj(svc['spec']) ? svc['spec'] : undefined;
   if (!spec) return;
+  // NormalizeClusterIPs: clusterIP and clusterIPs[0] are the same value; whichever was given fills the other.
+  const ips = Array.isArray(spec['clusterIPs']) ? spec['clusterIPs'] : undefined;
+  if (typeof spec['clusterIP'] === 'string' && spec['clusterIP'] !== '' && (!ips || ips.length === 0)) spec['clusterIPs'] = [spec['clusterIP']];
+  else if (ips && ips.length > 0 && (spec['clusterIP'] === undefined || spec['clusterIP'] === '') && typeof ips[0] === 'string') spec['clusterIP'] = ips[0];
   setIfMissing(spec, 'type', 'ClusterIP');
   setIfMissing(spec, 'sessionAffinity', 'None');
   const type = spec['type'];

@@ -9,7 +9,6 @@ import { ageColumn, arr, col, get, nameColumn, num, rec, str, translateTimestamp
 import { keepAllButStatus, statusStrategy } from '../strategy-kit.ts';
 import { fieldOf } from '../../../api/resources/define.ts';
 import { podDefaults } from './defaults.ts';
-import { validatePodSpec } from './validation.ts';
 
 type R = Record<string, unknown>;
 
@@ -221,8 +220,6 @@ const base = statusStrategy({
 export const podStrategy: RegistryStrategy = {
   ...base,
   defaults: podDefaults,
-  validate: (obj) => validatePodSpec(obj['spec'], 'spec'),
-  validateUpdate: (obj) => validatePodSpec(obj['spec'], 'spec'),
   prepareForUpdate(obj, old, ctx) {
     if ((ctx.subresource ?? '') === 'status') {
       // kube's podStatusStrategy: spec, ownerReferences and deletionTimestamp stay as stored.

@@ -3,7 +3,6 @@ import type { KObject } from '../../../api/types.ts';
 import type { RegistryStrategy } from '../../strategy.ts';
 import { statusStrategy } from '../strategy-kit.ts';
 import * as d from './defaults.ts';
-import * as v from './validation-config.ts';
 
 /** Namespaces: phase Active and the `kubernetes` finalizer on create; the name label kube maintains. */
 export const namespaceStrategy: RegistryStrategy = statusStrategy({
@@ -42,9 +41,7 @@ function setNameLabel(obj: KObject): void {
   obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name };
 }
 
-export const servicesStrategy = statusStrategy({ status: true, initialStatus: () => ({ loadBalancer: {} }), allowCreateOnUpdate: true }, {
-  defaults: d.serviceDefaults, validate: v.validateService, validateUpdate: v.validateService,
-});
+export const servicesStrategy = statusStrategy({ status: true, initialStatus: () => ({ loadBalancer: {} }), allowCreateOnUpdate: true }, { defaults: d.serviceDefaults });
 export const endpointsStrategy = statusStrategy({ allowCreateOnUpdate: true });
 export const eventsStrategy = statusStrategy({ allowCreateOnUpdate: true, gcPolicy: 'unsupported' });
 export const limitRangesStrategy = statusStrategy({ allowCreateOnUpdate: true });
@@ -54,6 +51,6 @@ export const pvcStrategy = statusStrategy({ status: true, initialStatus: () => (
 export const rcStrategy = statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true }, { defaults: d.replicationControllerDefaults });
 export const resourceQuotaStrategy = statusStrategy({ status: true });
 export const plainStrategy = statusStrategy({});
-export const secretsStrategy = statusStrategy({}, { defaults: d.secretDefaults, validate: v.validateSecret, validateUpdate: v.validateSecretUpdate });
-export const configMapsStrategy = statusStrategy({}, { validate: v.validateConfigMap, validateUpdate: v.validateConfigMapUpdate });
+export const secretsStrategy = statusStrategy({}, { defaults: d.secretDefaults });
+export const configMapsStrategy = statusStrategy({});
 export const podTemplatesStrategy = statusStrategy({}, { defaults: d.podTemplateObjectDefaults });
