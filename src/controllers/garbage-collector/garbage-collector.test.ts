@@ -245,3 +245,15 @@ void test('graph: deleted owners and their virtual nodes leave the graph once no
   assert.equal(graph.get(owner.metadata.uid!), undefined);
   assert.equal(graph.get(dep.metadata.uid!), undefined);
 });
+
+void test('foreground and orphan deletes of an object without dependents finish at once', async () => {
+  await create('configmaps', '', 'default', configMap('solo-fg'));
+  await create('configmaps', '', 'default', configMap('solo-orphan'));
+  const fg = await s('configmaps').delete(ctx('default'), 'solo-fg', { propagationPolicy: 'Foreground' });
+  const or = await s('configmaps').delete(ctx('default'), 'solo-orphan', { propagationPolicy: 'Orphan' });
+  assert.equal(fg.deleted, false);
+  assert.equal(or.deleted, false);
+  await until('both gone', async () => !(await find('configmaps', '', 'default', 'solo-fg')) && !(await find('configmaps', '', 'default', 'solo-orphan')));
+  await settle();
+  assert.equal(gc.collector.graph.get(fg.object.metadata.uid!), undefined);
+});
