@@ -1,10 +1,8 @@
 /**
  * The etcd v3 backend: the Store contract mapped one to one onto etcd's KV, Txn, Watch and Compact APIs.
  *
- * - Writes are single transactions: create = `txn(createRevision(key) == 0 → put, else get)`,
- *   update = `txn(modRevision(key) == expected → put with prevKv, else get)`, guarded delete likewise. The
- *   revision of a write is the transaction's header revision. A failed guard returns the current value
- *   from the same transaction, so callers need no extra read.
+ * - Writes are single guarded transactions (./txn.ts); a failed guard returns the current value from the
+ *   same transaction, so callers need no extra read.
  * - Reads are etcd's default linearizable ranges; `revision` reads the MVCC history.
  * - `prefix` (kube-apiserver's `--etcd-prefix`) is prepended to every key and stripped from results.
  * - Values above MAX_VALUE_BYTES are refused before anything is sent; etcd's own "request is too large"
@@ -14,7 +12,7 @@
  *   another (`send`). Watches reconnect by themselves and resume where they were (./watch.ts).
  * - `compactedRevision()` is learned, not read: see ./compaction.ts.
  */
-import type { Etcd3, IRangeRequest, IRangeResponse, ITxnResponse } from 'etcd3';
+import type { Etcd3, IRangeRequest, IRangeResponse, ITxnRequest, ITxnResponse } from 'etcd3';
 import {
   checkValueSize,
   CompactedError,
@@ -37,11 +35,12 @@ import {
   type WriteOptions,
 } from '../interface.ts';
 import { createEtcdClient } from './client.ts';
-import { EMPTY_VALUE, KeyCodec } from './codec.ts';
+import { KeyCodec } from './codec.ts';
 import { CompactionTracker } from './compaction.ts';
 import { Compactor } from './compactor.ts';
 import { isCompactedMessage, mapEtcdError, neverSent } from './errors.ts';
 import { LeaseManager } from './leases.ts';
+import { createResult, createTxn, deleteResult, deleteTxn, updateResult, updateTxn } from './txn.ts';
 import { EtcdWatch, progressRequestsSafe } from './watch.ts';
 
 export interface EtcdStoreOptions {
@@ -201,82 +200,25 @@ export class EtcdStore implements Store {
   async create(key: string, value: Bytes, opts: WriteOptions = {}): Promise<TxnResult> {
     this.checkWrite(key, value);
     const k = this.codec.encode(key);
-    const res = await this.txnWithLease(opts.ttlSeconds, value.byteLength, (lease) => ({
-      compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-      success: [{ request_put: { key: k, value: Buffer.from(value.buffer, value.byteOffset, value.byteLength), lease } }],
-      failure: [{ request_range: { key: k } }],
-    }));
-    if (!res.succeeded) return { succeeded: false, current: this.currentFrom(res) };
-    const rev = Number(res.header.revision);
-    return { succeeded: true, revision: rev, kv: { key, value, createRevision: rev, modRevision: rev, version: 1 } };
+    const res = await this.write(opts.ttlSeconds, value.byteLength, (lease) => createTxn(k, value, lease));
+    return createResult(this.codec, key, value, res);
   }
 
   async update(key: string, value: Bytes, opts: GuardedWriteOptions): Promise<TxnResult> {
     this.checkWrite(key, value);
     const k = this.codec.encode(key);
-    const res = await this.txnWithLease(opts.ttlSeconds, value.byteLength, (lease) => ({
-      compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: opts.expectedModRevision }],
-      success: [
-        {
-          request_put: {
-            key: k,
-            value: Buffer.from(value.buffer, value.byteOffset, value.byteLength),
-            lease,
-            prev_kv: true,
-          },
-        },
-      ],
-      failure: [{ request_range: { key: k } }],
-    }));
-    if (!res.succeeded) return { succeeded: false, current: this.currentFrom(res) };
-    const rev = Number(res.header.revision);
-    const prevRaw = res.responses[0]?.response_put?.prev_kv;
-    const prevKv = prevRaw ? this.codec.kv(prevRaw) : undefined;
-    const kv: KeyValue = {
-      key,
-      value,
-      createRevision: prevKv ? prevKv.createRevision : rev,
-      modRevision: rev,
-      version: prevKv ? prevKv.version + 1 : 1,
-    };
-    return prevKv ? { succeeded: true, revision: rev, kv, prevKv } : { succeeded: true, revision: rev, kv };
+    const res = await this.write(opts.ttlSeconds, value.byteLength, (lease) =>
+      updateTxn(k, value, opts.expectedModRevision, lease),
+    );
+    return updateResult(this.codec, key, value, res);
   }
 
   async delete(key: string, opts: DeleteOptions = {}): Promise<TxnResult> {
     this.ensureOpen();
     this.checkKey(key);
     const k = this.codec.encode(key);
-    const guard =
-      opts.expectedModRevision !== undefined
-        ? { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: opts.expectedModRevision }
-        : { key: k, target: 'Create' as const, result: 'Greater' as const, create_revision: 0 };
-    let res: ITxnResponse;
-    try {
-      res = await this.send(
-        () =>
-          this.client.kv.txn({
-            compare: [guard],
-            success: [{ request_delete_range: { key: k, prev_kv: true } }],
-            failure: [{ request_range: { key: k } }],
-          }),
-        { read: false },
-      );
-    } catch (err) {
-      throw mapEtcdError(err);
-    }
-    if (!res.succeeded) return { succeeded: false, current: this.currentFrom(res) };
-    const rev = Number(res.header.revision);
-    const prevRaw = res.responses[0]?.response_delete_range?.prev_kvs[0];
-    if (!prevRaw) {
-      // Cannot happen: the guard proved the key existed in the same transaction.
-      throw mapEtcdError(new Error(`delete of ${key} succeeded without a previous value`));
-    }
-    return {
-      succeeded: true,
-      revision: rev,
-      kv: { key, value: EMPTY_VALUE, createRevision: 0, modRevision: rev, version: 0 },
-      prevKv: this.codec.kv(prevRaw),
-    };
+    const res = await this.write(undefined, undefined, () => deleteTxn(k, opts.expectedModRevision));
+    return deleteResult(this.codec, key, res);
   }
 
   async compact(revision: number): Promise<void> {
@@ -372,16 +314,11 @@ export class EtcdStore implements Store {
     checkValueSize(value);
   }
 
-  private currentFrom(res: ITxnResponse): KeyValue | undefined {
-    const raw = res.responses[0]?.response_range?.kvs[0];
-    return raw ? this.codec.kv(raw) : undefined;
-  }
-
   /** Runs a write transaction, attaching a lease when a TTL is asked; retries once if etcd lost the lease. */
-  private async txnWithLease(
+  private async write(
     ttlSeconds: number | undefined,
-    valueSize: number,
-    build: (lease: string | undefined) => Parameters<Etcd3['kv']['txn']>[0],
+    valueSize: number | undefined,
+    build: (lease: string | undefined) => ITxnRequest,
   ): Promise<ITxnResponse> {
     for (let attempt = 0; ; attempt++) {
       try {
