@@ -12,7 +12,8 @@ import {
   isRelaxedEnvVarName, isValidPortName, isValidPortNum,
 } from './names.ts';
 import { validateResources } from './core-resources.ts';
-import { type J, arr, intOrString, isObj, isSet, nonNegative, obj, str } from './util.ts';
+import { validateSeccompProfile } from './core-security.ts';
+import { type J, arr, validateLocalDescendingPath, intOrString, isObj, isSet, nonNegative, obj, str } from './util.ts';
 
 export interface ContainerContext {
   /** Volume name → source object (only volumes that validated). */
@@ -136,17 +137,7 @@ function validateEnvFrom(envFrom: unknown, path: string): FieldError[] {
   return errs;
 }
 
-function pathHasBacksteps(p: string): boolean {
-  return p.replace(/\\/g, '/').split('/').includes('..');
-}
-
-/** validateLocalDescendingPath: relative, no `..` element. */
-export function validateLocalDescendingPath(p: string, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (p.startsWith('/')) errs.push(field.invalid(path, p, 'must be a relative path'));
-  if (pathHasBacksteps(p)) errs.push(field.invalid(path, p, "must not contain '..'"));
-  return errs;
-}
+export { validateLocalDescendingPath } from './util.ts';
 
 function validateVolumeMounts(c: J, ctx: ContainerContext, path: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -267,8 +258,12 @@ function validateContainerCommon(c: J, ctx: ContainerContext, path: string): Fie
     const v = sc[k];
     if (typeof v === 'number' && (v < 0 || v > 2147483647)) errs.push(field.invalid(`${path}.securityContext.${k}`, v, inclusiveRangeError(0, 2147483647)));
   }
+  errs.push(...validateSeccompProfile(sc['seccompProfile'], `${path}.securityContext.seccompProfile`));
   if (sc['allowPrivilegeEscalation'] === false && sc['privileged'] === true) {
     errs.push(field.invalid(`${path}.securityContext`, sc, 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
+  }
+  if (sc['allowPrivilegeEscalation'] === false && arr(obj(sc['capabilities'])['add']).includes('CAP_SYS_ADMIN')) {
+    errs.push(field.invalid(`${path}.securityContext`, sc, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
   }
   return errs;
 }

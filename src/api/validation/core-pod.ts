@@ -9,6 +9,7 @@ import { validateAnnotations } from './object-meta.ts';
 import { validateContainers, validateContainersOnlyForPod, validateInitContainers } from './core-containers.ts';
 import { validateVolumes } from './core-volumes.ts';
 import { validateAffinity, validateTopologySpreadConstraints } from './core-affinity.ts';
+import { validatePodSecurityContext } from './core-security.ts';
 import { type J, arr, isObj, isSet, obj, semanticEqual, str, validateLabelName, validateLabels } from './util.ts';
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -100,6 +101,7 @@ export function validatePodSpec(spec: unknown, path: string, opts: PodSpecOption
   const dnsPolicy = str(s['dnsPolicy']);
   if (dnsPolicy && !DNS_POLICIES.includes(dnsPolicy)) errs.push(field.notSupported(`${path}.dnsPolicy`, dnsPolicy, DNS_POLICIES));
   errs.push(...validateLabels(s['nodeSelector'], `${path}.nodeSelector`));
+  errs.push(...validatePodSecurityContext(s, `${path}.securityContext`));
   arr(s['imagePullSecrets']).forEach((raw, i) => {
     const r = obj(raw);
     if (Object.keys(r).some((k) => k !== 'name')) errs.push(field.invalid(`${path}.imagePullSecrets[${i}]`, r, 'only name may be set'));

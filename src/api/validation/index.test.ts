@@ -41,3 +41,23 @@ test('name rules: generateName masks a trailing dash as kube does', () => {
   assert.deepEqual(nameProblems('dns1123-label', 'web-', true), []);
   assert.deepEqual(nameProblems('dns1035-label', '1web', false).length, 1);
 });
+
+test('validateFor: malformed objects never throw (every kind, odd shapes)', () => {
+  const odd: unknown[] = [null, 'x', 7, true, [], {}, [null], [1, 'a'], { a: null }];
+  const shapes: Record<string, unknown>[] = [];
+  for (const v of odd) {
+    shapes.push({ spec: v }, { spec: { containers: v, volumes: v, ports: v, selector: v, template: v, rules: v, metrics: v } });
+    shapes.push({ spec: { template: { metadata: v, spec: { containers: [v], volumes: [v], tolerations: v, affinity: v } } } });
+    shapes.push({ data: v, binaryData: v, stringData: v, rules: v, subjects: v, roleRef: v, regarding: v, series: v, parameters: v, value: v });
+    shapes.push({ spec: { ports: [v], rules: [{ http: v }], ingress: [v], egress: [{ to: [v] }], jobTemplate: v, schedule: v, strategy: v, updateStrategy: v } });
+  }
+  for (const { group, kind } of validatedKinds()) {
+    const v = validateFor(group, kind)!;
+    for (const s of shapes) {
+      const o = { metadata: { name: 'x', namespace: 'd' }, ...s } as KObject;
+      assert.doesNotThrow(() => v.validate!(o), `${group}/${kind} validate ${JSON.stringify(s)}`);
+      assert.doesNotThrow(() => v.validateUpdate!(o, { metadata: {} } as KObject), `${group}/${kind} update ${JSON.stringify(s)}`);
+      assert.doesNotThrow(() => v.validateUpdate!({ metadata: {} } as KObject, o), `${group}/${kind} update from ${JSON.stringify(s)}`);
+    }
+  }
+});

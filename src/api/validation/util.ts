@@ -165,3 +165,15 @@ export function intOrString(v: unknown): IntOrString {
   if (typeof v === 'string') return { type: 'string', str: v };
   return { type: 'invalid' };
 }
+
+function pathHasBacksteps(p: string): boolean {
+  return p.replace(/\\/g, '/').split('/').includes('..');
+}
+
+/** validateLocalDescendingPath: relative, no `..` element. */
+export function validateLocalDescendingPath(p: string, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (p.startsWith('/')) errs.push(field.invalid(path, p, 'must be a relative path'));
+  if (pathHasBacksteps(p)) errs.push(field.invalid(path, p, "must not contain '..'"));
+  return errs;
+}
