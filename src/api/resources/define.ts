@@ -7,6 +7,7 @@
  */
 import type { NameRule, ResourceDef, Strategy, SubresourceDef, TableColumn, Verb, KObject } from '../types.ts';
 import { validateFor, type KindValidators } from '../validation/index.ts';
+import { converterFor } from './conversion.ts';
 
 export const STANDARD_VERBS: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 /** get/patch/update: what `status`, `scale`, `approval`, … sub-resources serve. */
@@ -117,22 +118,25 @@ export function expandResource(group: string, version: string, r: ResourceSpec):
 }
 
 /**
- * Adds kube's per-kind validation (src/api/validation) to a kind's strategy. Objects are validated in the
- * served version's shape, so a version converted to another storage version (autoscaling/v1 HPAs) is left
- * out until the registry converts before validating.
+ * Adds kube's per-kind validation (src/api/validation) to a kind's strategy. kube validates the internal
+ * form: a version stored as another one (autoscaling/v1 HPAs as v2) is validated after conversion to it.
  */
 function withKindValidation(strategy: Strategy, group: string, version: string, r: ResourceSpec): Strategy {
-  if (r.storage && r.storage.group === group && r.storage.version !== version) return strategy;
   const v: KindValidators | undefined = validateFor(group, r.kind);
   if (!v) return strategy;
+  const conv = r.storage && r.storage.group === group && r.storage.version !== version ? converterFor({ group, version, kind: r.kind }, r.storage) : undefined;
+  const view = (o: KObject): KObject => (conv ? conv.toStorage(o) : o);
   const out: Strategy = { ...strategy };
   if (v.validate) {
     const own = strategy.validate;
-    out.validate = (obj, ctx) => [...(own?.(obj, ctx) ?? []), ...v.validate!(obj)];
+    out.validate = (obj, ctx) => [...(own?.(obj, ctx) ?? []), ...v.validate!(view(obj))];
   }
   if (v.validateUpdate) {
     const own = strategy.validateUpdate;
-    out.validateUpdate = (obj, old, ctx) => [...(own?.(obj, old, ctx) ?? []), ...v.validateUpdate!(obj, old, ctx.subresource ? { subresource: ctx.subresource } : {})];
+    out.validateUpdate = (obj, old, ctx) => [
+      ...(own?.(obj, old, ctx) ?? []),
+      ...v.validateUpdate!(view(obj), view(old), ctx.subresource ? { subresource: ctx.subresource } : {}),
+    ];
   }
   return out;
 }

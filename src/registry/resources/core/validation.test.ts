@@ -61,3 +61,12 @@ void test('services: ports required (unless headless or ExternalName), port rang
   assert.equal(check('', 'services', { metadata: { name: 's' }, spec: { type: 'Weird', ports: [{ port: 80 }] } }),
     'Service "s" is invalid: spec.type: Unsupported value: "Weird": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"');
 });
+
+void test('autoscaling/v1 HPAs are validated in their v2 (storage) form, as kube validates the internal form', () => {
+  const def = Catalog.builtin().lookup('autoscaling', 'v1', 'horizontalpodautoscalers')!;
+  const ok: KObject = { metadata: { name: 'h' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 60 } };
+  assert.deepEqual(def.strategy!.validate!(ok, ctx), []);
+  const bad = structuredClone(ok);
+  (bad['spec'] as Record<string, unknown>)['maxReplicas'] = 0;
+  assert.ok(def.strategy!.validate!(bad, ctx).some((e) => e.field === 'spec.maxReplicas'));
+});
