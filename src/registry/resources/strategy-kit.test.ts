@@ -149,3 +149,15 @@ void test('CSRs record the requester; /approval changes only the conditions', ()
   assert.deepEqual(appr['spec'], old['spec']);
   assert.deepEqual(appr['status'], { certificate: 'CERT', conditions: [{ type: 'Approved', status: 'True' }] });
 });
+
+void test('nodes keep their status on create; other kinds with a status sub-resource start empty', () => {
+  const c = Catalog.builtin();
+  const nodes = c.lookup('', 'v1', 'nodes')!.strategy as { allowStatusOnCreate?: boolean } & typeof podStrategy;
+  assert.equal(nodes.allowStatusOnCreate, true);
+  const n: KObject = { metadata: { name: 'n1' }, status: { nodeInfo: { kubeletVersion: 'v1.33.0' } } };
+  nodes.prepareForCreate!(n, ctx());
+  assert.deepEqual(n['status'], { nodeInfo: { kubeletVersion: 'v1.33.0' } });
+  const svc: KObject = { metadata: { name: 's' }, status: { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } } };
+  c.lookup('', 'v1', 'services')!.strategy!.prepareForCreate!(svc, ctx());
+  assert.deepEqual(svc['status'], { loadBalancer: {} });
+});

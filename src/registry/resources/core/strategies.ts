@@ -45,7 +45,11 @@ export const servicesStrategy = statusStrategy({ status: true, initialStatus: ()
 export const endpointsStrategy = statusStrategy({ allowCreateOnUpdate: true });
 export const eventsStrategy = statusStrategy({ allowCreateOnUpdate: true, gcPolicy: 'unsupported' });
 export const limitRangesStrategy = statusStrategy({ allowCreateOnUpdate: true });
-export const nodesStrategy = statusStrategy({ status: true });
+/** Nodes keep the status they are created with (the kubelet registers a node with its status), as in kube. */
+export const nodesStrategy = statusStrategy({
+  status: true,
+  initialStatus: (o) => (o['status'] !== null && typeof o['status'] === 'object' ? o['status'] : {}),
+}, { allowStatusOnCreate: true });
 export const pvStrategy = statusStrategy({ status: true, initialStatus: () => ({ phase: 'Pending' }) }, { defaults: d.persistentVolumeDefaults });
 export const pvcStrategy = statusStrategy({ status: true, initialStatus: () => ({ phase: 'Pending' }) }, { defaults: d.persistentVolumeClaimDefaults });
 export const rcStrategy = statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true }, { defaults: d.replicationControllerDefaults });
