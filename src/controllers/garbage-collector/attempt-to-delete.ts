@@ -19,8 +19,12 @@ import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type GcNode } from './graph.ts'
 import type { GcOperations, Policy } from './operations.ts';
 import type { ResourceResolver } from './resources.ts';
 
+/** Reads an owner from the informers' local copies (undefined when they do not hold it). */
+export type OwnerCache = (ref: OwnerReference, namespace: string) => KObject | undefined;
+
 export interface AttemptDeps {
   readonly ops: GcOperations;
+  readonly cached?: OwnerCache;
   readonly resolver: ResourceResolver;
   readonly absent: AbsentOwnerCache;
   /** Queue a node for attemptToDelete. */
@@ -43,6 +47,9 @@ async function isDangling(deps: AttemptDeps, ref: OwnerReference, item: GcNode):
   const { def } = deps.resolver.resolve(ref.apiVersion ?? '', ref.kind ?? '');
   if (def.namespaced && ns === '') throw new NamespacedOwnerOfClusterScopedObjectError(item, ref);
   const ownerNs = def.namespaced ? ns : '';
+  // A live owner in the informers' copy needs no read; absence is only believed from the registry itself.
+  const local = deps.cached?.(ref, ownerNs);
+  if (local && local.metadata.uid === ref.uid) return { dangling: false, owner: local };
   const owner = await deps.ops.get({ apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, namespace: ownerNs });
   if (!owner || owner.metadata.uid !== ref.uid) {
     deps.absent.add(absentKey(ref, ownerNs));

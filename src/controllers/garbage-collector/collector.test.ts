@@ -206,3 +206,24 @@ void test('unknown owner kinds are retried with backoff, never deleted; stop() c
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(logs.length, n);
 });
+
+void test('owners found in the informers\' copy need no registry read; a miss is checked with the registry', async () => {
+  const w = new FakeWorld();
+  const owner = w.put(cm('owner'));
+  const cachedCalls: string[] = [];
+  const gc = new GarbageCollector({
+    ops: w.ops as unknown as GcOperations, resolver: w.resolver as unknown as ResourceResolver,
+    cached: (r, ns) => {
+      cachedCalls.push(`${ns}/${r.name}`);
+      return r.name === 'owner' ? owner : undefined;
+    },
+  });
+  gc.activate();
+  gc.onUpsert(configmaps, w.put(cm('kept', [ref(owner)])));
+  gc.onUpsert(configmaps, w.put(cm('stale', [{ ...ref(owner), name: 'gone', uid: 'uid-gone3' }])));
+  await idle(gc);
+  assert.deepEqual(cachedCalls.sort(), ['ns/gone', 'ns/owner']);
+  assert.ok(!w.calls.includes('get owner'), w.calls.join('; '));
+  assert.ok(w.calls.includes('get gone') && w.calls.includes('delete stale Background'), w.calls.join('; '));
+  await gc.stop();
+});

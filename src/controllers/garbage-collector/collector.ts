@@ -12,7 +12,7 @@ import { apiVersionOf } from '../../api/types.ts';
 import { WorkQueue } from '../work-queue.ts';
 import type { Logger } from '../system-context.ts';
 import { AbsentOwnerCache, absentKey } from './absent-owners.ts';
-import { attemptToDeleteItem, describe, NamespacedOwnerOfClusterScopedObjectError } from './attempt-to-delete.ts';
+import { attemptToDeleteItem, describe, NamespacedOwnerOfClusterScopedObjectError, type OwnerCache } from './attempt-to-delete.ts';
 import { DependencyGraph, FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type GcNode, type Identity, referenceMatches } from './graph.ts';
 import type { GcOperations } from './operations.ts';
 import type { ResourceResolver } from './resources.ts';
@@ -20,6 +20,13 @@ import type { ResourceResolver } from './resources.ts';
 export interface CollectorOptions {
   ops: GcOperations;
   resolver: ResourceResolver;
+  /** Local copy of an owner, when the informers hold one (saves a registry read for live owners). */
+  cached?: OwnerCache;
+  /**
+   * Resolves when every informer has listed; awaited before each run, so that a resource added later (a CRD)
+   * is fully known before an owner's dependents are judged complete.
+   */
+  synced?: () => Promise<void>;
   log?: Logger;
   /** Workers per queue (kube runs 20 delete workers). */
   concurrency?: number;
@@ -135,10 +142,12 @@ export class GarbageCollector {
   // ---- workers ----
 
   private async processDelete(uid: string): Promise<void> {
+    await this.opts.synced?.();
     const node = this.graph.get(uid);
     if (!node) return;
+    const { ops, resolver, cached, log } = this.opts;
     try {
-      await attemptToDeleteItem({ ops: this.opts.ops, resolver: this.opts.resolver, absent: this.absent, enqueueDelete: (n) => this.enqueueDelete(n), ...(this.opts.log ? { log: this.opts.log } : {}) }, node);
+      await attemptToDeleteItem({ ops, resolver, absent: this.absent, enqueueDelete: (n) => this.enqueueDelete(n), ...(cached ? { cached } : {}), ...(log ? { log } : {}) }, node);
     } catch (err) {
       // Invalid for good: retrying cannot help (kube forgets the item too).
       if (err instanceof NamespacedOwnerOfClusterScopedObjectError) {
@@ -153,6 +162,7 @@ export class GarbageCollector {
 
   /** Strip the owner's reference from every dependent, then drop the `orphan` finalizer (kube's attemptToOrphan). */
   private async processOrphan(uid: string): Promise<void> {
+    await this.opts.synced?.();
     const owner = this.graph.get(uid);
     if (!owner || !owner.observed) return;
     const failures: string[] = [];

@@ -32,6 +32,7 @@ before(async () => {
     await s('namespaces').create(ctx(), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {});
   }
   gc = await startGarbageCollector({ registry, catalog, log: (m) => logs.push(m) });
+  await gc.whenSynced();
 });
 
 after(async () => {

@@ -5,14 +5,15 @@
  * the owner stays until its blocking dependents are gone).
  *
  * One informer per deletable resource (list + watch + delete, one per storage location) feeds the graph;
- * resources the catalog adds later (CRDs) get an informer when added. Work starts once every informer has
- * listed. `stop()` ends the informers, then waits for the queues' runs in flight.
+ * resources the catalog adds later (CRDs) get an informer when added. Like kube-controller-manager next to
+ * kube-apiserver, it starts in the background: `startGarbageCollector` resolves at once, informers list
+ * concurrently, and work starts once all have listed (`whenSynced`). `stop()` ends the informers and retry
+ * timers, then waits for the runs in flight.
  */
-import type { ResourceDef } from '../../api/types.ts';
 import type { RestRegistry } from '../../registry/rest.ts';
-import { Informer } from '../informer.ts';
 import type { Logger } from '../system-context.ts';
 import { GarbageCollector } from './collector.ts';
+import { Monitors } from './monitors.ts';
 import { GcOperations } from './operations.ts';
 import { deletableResources, type GcCatalog, isDeletable, ResourceResolver, storageLocation } from './resources.ts';
 
@@ -31,81 +32,54 @@ export interface GarbageCollectorOptions {
 
 export interface RunningGarbageCollector {
   stop(): Promise<void>;
-  /** Resolves once both queues are empty at the same time (tests). */
+  /** Resolves once every informer has listed and work has started (or the collector stopped). */
+  whenSynced(): Promise<void>;
+  /** Resolves once synced and both queues are empty at the same time (tests). */
   whenIdle(): Promise<void>;
   /** The collector (graph and queues), for diagnostics and tests. */
   readonly collector: GarbageCollector;
 }
 
-export async function startGarbageCollector(opts: GarbageCollectorOptions): Promise<RunningGarbageCollector> {
+export function startGarbageCollector(opts: GarbageCollectorOptions): Promise<RunningGarbageCollector> {
   const { registry, catalog, log } = opts;
   const resolver = new ResourceResolver({ catalog, registry });
+  const monitors = new Monitors({ registry, handler: { onUpsert: (def, obj) => collector.onUpsert(def, obj), onDelete: (obj) => collector.onDelete(obj) }, ...(log ? { log } : {}) });
   const collector = new GarbageCollector({
     ops: new GcOperations(resolver),
     resolver,
+    cached: (ref, namespace) => monitors.cached(ref.apiVersion, ref.kind, namespace, ref.name),
+    synced: () => monitors.synced(),
     ...(log ? { log } : {}),
     ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
   });
-  /** Informers by storage location. */
-  const monitors = new Map<string, Informer>();
   let stopped = false;
 
-  const monitor = (def: ResourceDef): Informer | undefined => {
-    const where = storageLocation(def);
-    if (monitors.has(where)) return undefined;
-    const storage = registry.lookup(def.group, def.version, def.resource);
-    if (!storage) return undefined;
-    const informer = new Informer({ storage, ...(log ? { log } : {}) });
-    informer.addHandler({
-      onAdd: (obj) => collector.onUpsert(def, obj),
-      onUpdate: (_old, obj) => collector.onUpsert(def, obj),
-      onDelete: (obj) => collector.onDelete(obj),
-    });
-    monitors.set(where, informer);
-    return informer;
-  };
-
-  const initial = deletableResources(catalog.all()).map(monitor).filter((i): i is Informer => !!i);
+  for (const def of deletableResources(catalog.all())) monitors.add(def);
   const unsubscribe = catalog.onChange?.((change) => {
     if (stopped || !isDeletable(change.def)) return;
-    const where = storageLocation(change.def);
-    if (change.type === 'added') {
-      const informer = monitor(change.def);
-      informer?.start().catch((err: unknown) => {
-        log?.(`garbage collector: cannot watch ${change.def.resource}.${change.def.group}: ${(err as Error)?.message ?? String(err)}`);
-        informer.stop();
-        if (monitors.get(where) === informer) monitors.delete(where);
-      });
-    } else if (!catalog.all().some((d) => isDeletable(d) && storageLocation(d) === where)) {
-      monitors.get(where)?.stop();
-      monitors.delete(where);
-    }
+    if (change.type === 'added') monitors.add(change.def);
+    // Another def may still serve the same storage (a CRD version removed, others kept).
+    else if (!catalog.all().some((d) => isDeletable(d) && storageLocation(d) === storageLocation(change.def))) monitors.remove(change.def);
+  });
+  const synced = monitors.synced().then(() => {
+    if (!stopped) collector.activate();
   });
 
-  const stopAll = async () => {
-    stopped = true;
-    unsubscribe?.();
-    for (const i of monitors.values()) i.stop();
-    monitors.clear();
-    await collector.stop();
-  };
-
-  try {
-    await Promise.all(initial.map((i) => i.start()));
-  } catch (err) {
-    await stopAll();
-    throw err;
-  }
-  collector.activate();
-
   let stopping: Promise<void> | undefined;
-  return {
+  return Promise.resolve({
     collector,
     stop() {
-      stopping ??= stopAll();
+      stopping ??= (async () => {
+        stopped = true;
+        unsubscribe?.();
+        monitors.stop();
+        await collector.stop();
+      })();
       return stopping;
     },
+    whenSynced: () => synced,
     async whenIdle() {
+      await synced;
       const queues = [collector.deleteQueue, collector.orphanQueue];
       for (let i = 0; i < 100; i++) {
         await Promise.all(queues.map((q) => q.whenIdle()));
@@ -113,5 +87,5 @@ export async function startGarbageCollector(opts: GarbageCollectorOptions): Prom
         if (queues.every((q) => q.idleNow())) return;
       }
     },
-  };
+  });
 }

@@ -1,0 +1,63 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KObject, ResourceDef } from '../../api/types.ts';
+import type { RestRegistry, RestStorage } from '../../registry/rest.ts';
+import type { CachedObject } from '../../storage/cacher/types.ts';
+import { Monitors } from './monitors.ts';
+
+// Retry timers are unref'd (they must not hold a server process open): keep this test's event loop alive.
+const keepAlive = setInterval(() => {}, 1000);
+after(() => clearInterval(keepAlive));
+
+const def = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, storagePrefix: '/registry/deployments/' } as ResourceDef;
+const obj: KObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'ns', uid: 'u1', resourceVersion: '5' } };
+
+function fakeRegistry(failures: number): { registry: RestRegistry; lists: () => number; watches: () => number } {
+  let lists = 0;
+  let watches = 0;
+  const storage = {
+    def,
+    async list() {
+      lists++;
+      if (lists <= failures) throw new Error('storage unavailable');
+      return { items: [{ object: obj } as CachedObject], resourceVersion: '5' };
+    },
+    async watch() {
+      watches++;
+      return { dispose() {} };
+    },
+  } as unknown as RestStorage;
+  return { registry: { lookup: (g, v, r) => (g === 'apps' && v === 'v1' && r === 'deployments' ? storage : undefined) }, lists: () => lists, watches: () => watches };
+}
+
+void test('a failed first list is retried; synced() waits for it; cached() reads the copy by group and kind', async () => {
+  const f = fakeRegistry(2);
+  const seen: string[] = [];
+  const logs: string[] = [];
+  const m = new Monitors({ registry: f.registry, handler: { onUpsert: (d, o) => seen.push(`${d.kind} ${o.metadata.name}`), onDelete: () => {} }, log: (l) => logs.push(l) });
+  m.add(def);
+  m.add({ ...def, version: 'v1beta2' });
+  assert.equal(m.cached('apps/v1', 'Deployment', 'ns', 'd'), undefined, 'not synced yet');
+  await m.synced();
+  assert.equal(f.lists(), 3);
+  assert.equal(f.watches(), 1, 'one informer per storage location');
+  assert.deepEqual(seen, ['Deployment d']);
+  assert.equal(logs.length, 2);
+  assert.match(logs[0]!, /cannot list deployments\.apps \(retry in 50 ms\): storage unavailable/);
+  assert.equal(m.cached('apps/v1beta1', 'Deployment', 'ns', 'd'), obj, 'any version of the kind');
+  assert.equal(m.cached('apps/v1', 'Deployment', 'other', 'd'), undefined);
+  assert.equal(m.cached('extensions/v1beta1', 'Deployment', 'ns', 'd'), undefined);
+  m.stop();
+});
+
+void test('stop() during a retry wait ends it: synced() resolves, no more lists', async () => {
+  const f = fakeRegistry(1000);
+  const m = new Monitors({ registry: f.registry, handler: { onUpsert: () => {}, onDelete: () => {} } });
+  m.add(def);
+  while (f.lists() < 1) await new Promise((r) => setImmediate(r));
+  m.stop();
+  await m.synced();
+  const n = f.lists();
+  await new Promise((r) => setTimeout(r, 120));
+  assert.equal(f.lists(), n);
+});
