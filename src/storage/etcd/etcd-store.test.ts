@@ -278,6 +278,32 @@ describe('etcd store', () => {
     }
   });
 
+  it('disposing watches leaves the shared gRPC connection alone (white-box)', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const s = await open();
+    try {
+      // etcd3 resets every gRPC client of a member it thinks failed; a watch we cancel is no failure.
+      const host = (s as unknown as { client: { pool: { hosts: Array<{ resetAllServices(): void }> } } }).client.pool.hosts[0]!;
+      let resets = 0;
+      const original = host.resetAllServices.bind(host);
+      host.resetAllServices = () => {
+        resets++;
+        original();
+      };
+      for (let i = 0; i < 5; i++) {
+        const c = collector();
+        const h = s.watch('/d/', { fromRevision: await s.currentRevision() }, c.listener);
+        await s.create(`/d/${i}`, enc('x'));
+        await c.until(() => c.events.length === 1);
+        h.dispose();
+      }
+      await s.get('/d/0');
+      assert.equal(resets, 0);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('ends a watch below the compacted revision with CompactedError', async (t) => {
     if (skipReason) return t.skip(skipReason);
     const s = await open();

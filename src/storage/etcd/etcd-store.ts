@@ -249,9 +249,10 @@ export class EtcdStore implements Store {
   async ping(): Promise<void> {
     this.ensureOpen();
     try {
-      await this.client.kv.range(
-        { key: this.probeKey, count_only: true },
-        { deadline: Date.now() + PING_TIMEOUT_MS },
+      // Through `send`: with several members, ready means some member answers (a quorum read).
+      await this.send(
+        () => this.client.kv.range({ key: this.probeKey, count_only: true }, { deadline: Date.now() + PING_TIMEOUT_MS }),
+        { read: true },
       );
     } catch (err) {
       throw mapEtcdError(err);

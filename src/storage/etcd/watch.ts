@@ -127,13 +127,7 @@ export class EtcdWatch implements WatchHandle {
     this.timer = undefined;
     const s = this.stream;
     this.stream = undefined;
-    if (s) {
-      try {
-        s.cancel();
-      } catch {
-        // already closed
-      }
-    }
+    if (s) cancelQuietly(s);
   }
 
   private async connect(): Promise<void> {
@@ -146,8 +140,7 @@ export class EtcdWatch implements WatchHandle {
       return this.scheduleReconnect();
     }
     if (this.ended) {
-      stream.on('error', () => undefined);
-      stream.cancel();
+      cancelQuietly(stream);
       return;
     }
     this.stream = stream;
@@ -155,9 +148,11 @@ export class EtcdWatch implements WatchHandle {
     stream.on('error', () => this.onBroken(stream));
     stream.on('end', () => this.onBroken(stream));
     const { codec } = this.deps;
+    const key = codec.encode(this.prefix);
     stream.write({
       create_request: {
-        key: codec.encode(this.prefix),
+        // etcd wants a non-empty key; with range end `\0`, key `\0` means "every key".
+        key: key.length > 0 ? key : Buffer.from([0]),
         range_end: codec.rangeEnd(this.prefix),
         start_revision: this.anchored ? this.lastRevision + 1 : 0,
         prev_kv: true,
@@ -169,11 +164,8 @@ export class EtcdWatch implements WatchHandle {
   private onBroken(stream: Stream): void {
     if (this.ended || stream !== this.stream) return;
     this.stream = undefined;
-    try {
-      stream.cancel();
-    } catch {
-      // already closed
-    }
+    // etcd3's own listener has already seen a real error (it was attached first) and marked the member.
+    cancelQuietly(stream);
     this.scheduleReconnect();
   }
 
@@ -246,6 +238,25 @@ export class EtcdWatch implements WatchHandle {
     } catch (err) {
       this.fail(err instanceof Error ? err : new Error(String(err)));
     }
+  }
+}
+
+/**
+ * Cancels a stream we are done with. etcd3 listens for stream errors to mark the member failed and reset
+ * every gRPC client of that member; our own cancellation (a CANCELLED error) must not count as a failure,
+ * or each disposed watch would tear down the shared connection (and, with several members, skip a
+ * healthy one). So its listener goes first.
+ */
+function cancelQuietly(stream: Stream): void {
+  const emitter = stream as unknown as NodeJS.EventEmitter;
+  emitter.removeAllListeners('error');
+  emitter.removeAllListeners('data');
+  emitter.removeAllListeners('end');
+  emitter.on('error', () => undefined);
+  try {
+    stream.cancel();
+  } catch {
+    // already closed
   }
 }
 
