@@ -192,3 +192,22 @@ test('reset fields (status on the main resource) are neither owned nor conflicti
   const r = applyT({ live: undefined, applied, manager: 'm', force: false, apiVersion: 'apps/v1', now: T0, ignoredFields: resetFields({ hasStatus: true }) });
   assert.equal((fields(r.object, 'm') as Obj)['f:status'], undefined);
 });
+
+test('apply bodies that do not fit the schema: the 500 kube answers, with SMD messages', () => {
+  const err = (applied: Obj): string => {
+    try {
+      applyT({ live: undefined, applied, manager: 'm', force: false, apiVersion: applied.apiVersion, now: T0 });
+    } catch (e) {
+      assert.ok(e instanceof StatusError);
+      assert.equal(e.code, 500);
+      return e.message;
+    }
+    assert.fail('expected an error');
+  };
+  assert.equal(err({ ...dep([]), metadata: { name: 'd', namespace: 'ns' }, spec: { replicas: 'two' } }),
+    'failed to create typed patch object (ns/d; apps/v1, Kind=Deployment): .spec.replicas: expected numeric (int or float), got string');
+  assert.equal(err({ ...cm({}), foo: 1 }), 'failed to create typed patch object (ns/cm; /v1, Kind=ConfigMap): .foo: field not declared in schema');
+  assert.equal(err(dep([{ name: 'a' }, { name: 'a' }])),
+    'failed to create typed patch object (/d; apps/v1, Kind=Deployment): .spec.template.spec.containers: duplicate entries for key [name="a"]');
+  assert.match(err({ ...cm({}), data: { a: 1 }, immutable: 'no' }), /: errors:\n  \.data\.a: expected string, got .*\n  \.immutable: expected boolean, got &\{no\}$/);
+});

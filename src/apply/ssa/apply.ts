@@ -22,6 +22,7 @@ import { mergeObjects, MergeError } from './merge.ts';
 import { normalizeTyped } from './remove.ts';
 import { recordUpdate, withManagedFields, type ManagedFieldsResult } from './update.ts';
 import { filterIgnored, prune, reassign } from './updater.ts';
+import { typedPatchError, validateApplied } from './validate.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -73,6 +74,8 @@ export function apply(o: ApplyOptions): ApplyResult {
   if (appliedMF !== undefined && appliedMF !== null) throw errors.badRequest('metadata.managedFields must be nil');
 
   const root = o.view ?? rootNodeForObject(applied);
+  const invalid = validateApplied(applied, root);
+  if (invalid.length) throw typedPatchError(applied, invalid);
   const now = formatTime(o.now);
   let managers: Managers;
   try {
