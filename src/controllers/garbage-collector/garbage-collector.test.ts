@@ -258,3 +258,34 @@ void test('foreground and orphan deletes of an object without dependents finish 
   await settle();
   assert.equal(gc.collector.graph.get(fg.object.metadata.uid!), undefined);
 });
+
+void test('resources added to the catalog later (CRDs) are watched: their dependents are collected too', async () => {
+  const base = catalog.lookup('', 'v1', 'configmaps')!;
+  const gadgets = {
+    ...base, group: 'gc.example.com', version: 'v1', resource: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList',
+    storagePrefix: '/registry/gc.example.com/gadgets/', shortNames: [], categories: [],
+  };
+  catalog.add(gadgets);
+  try {
+    await gc.whenSynced();
+    const st = () => registry.lookup('gc.example.com', 'v1', 'gadgets')!;
+    const owner = await create('configmaps', '', 'default', configMap('gadget-owner'));
+    await st().create(ctx('default'), { apiVersion: 'gc.example.com/v1', kind: 'Gadget', metadata: { name: 'g', ownerReferences: [ref(owner)] } }, {});
+    const g2 = await st().create(ctx('default'), { apiVersion: 'gc.example.com/v1', kind: 'Gadget', metadata: { name: 'g2' } }, {});
+    await create('configmaps', '', 'default', configMap('gadget-dep', [ref(g2)]));
+    await settle();
+    await s('configmaps').delete(ctx('default'), 'gadget-owner', {});
+    await st().delete(ctx('default'), 'g2', {});
+    await until('gadget collected', async () => {
+      try {
+        await st().get(ctx('default'), 'g', {});
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    await until('dependent of a gadget collected', async () => !(await find('configmaps', '', 'default', 'gadget-dep')));
+  } finally {
+    catalog.remove(gadgets);
+  }
+});

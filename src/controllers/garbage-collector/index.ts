@@ -57,7 +57,8 @@ export function startGarbageCollector(opts: GarbageCollectorOptions): Promise<Ru
   for (const def of deletableResources(catalog.all())) monitors.add(def);
   const unsubscribe = catalog.onChange?.((change) => {
     if (stopped || !isDeletable(change.def)) return;
-    if (change.type === 'added') monitors.add(change.def);
+    // After this event has reached every listener (the registry serves the def from its own listener).
+    if (change.type === 'added') setImmediate(() => { if (!stopped) monitors.add(change.def); });
     // Another def may still serve the same storage (a CRD version removed, others kept).
     else if (!catalog.all().some((d) => isDeletable(d) && storageLocation(d) === storageLocation(change.def))) monitors.remove(change.def);
   });
