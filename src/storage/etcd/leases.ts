@@ -9,6 +9,9 @@
  */
 import type { Etcd3 } from 'etcd3';
 
+/** Distinct TTLs whose leases are kept for reuse. */
+const MAX_CACHED = 64;
+
 interface CachedLease {
   readonly id: string;
   readonly expiresAt: number;
@@ -34,6 +37,7 @@ export class LeaseManager {
     const reuse = Math.min(60, Math.ceil(ttl * 0.05));
     const grant = (async () => {
       const res = await this.client.leaseClient.leaseGrant({ TTL: ttl + reuse, ID: 0 });
+      if (this.byTtl.size >= MAX_CACHED) this.prune(now);
       this.byTtl.set(ttl, { id: String(res.ID), expiresAt: now + (ttl + reuse) * 1000 });
       return String(res.ID);
     })();
@@ -43,6 +47,12 @@ export class LeaseManager {
     } finally {
       this.pending.delete(ttl);
     }
+  }
+
+  /** Drops expired leases, or everything if none has expired (TTLs are few in practice: Events use one). */
+  private prune(now: number): void {
+    for (const [ttl, lease] of this.byTtl) if (lease.expiresAt <= now) this.byTtl.delete(ttl);
+    if (this.byTtl.size >= MAX_CACHED) this.byTtl.clear();
   }
 
   clear(): void {
