@@ -1,6 +1,7 @@
 /**
  * The collector's writes and reads against the registry (kube's garbagecollector/operations.go and patch.go),
- * all with the system identity and the `generic-garbage-collector` field manager.
+ * all with the system identity. The field manager is what kube-apiserver infers from the collector's user agent
+ * (`kube-controller-manager/v1.33… /generic-garbage-collector`): the part before the first slash.
  *
  * Every write is guarded by the object's uid: an object deleted and re-created under the same name is a
  * different object and is never touched on behalf of the old one.
@@ -11,7 +12,7 @@ import { isConflict, isNotFound, systemContext } from '../system-context.ts';
 import type { Identity } from './graph.ts';
 import type { ResourceResolver } from './resources.ts';
 
-export const GC_FIELD_MANAGER = 'generic-garbage-collector';
+export const GC_FIELD_MANAGER = 'kube-controller-manager';
 
 export type Policy = NonNullable<DeleteParams['propagationPolicy']>;
 
