@@ -114,7 +114,7 @@ test('creates record exactly what kube-apiserver recorded for the reference obje
     const { managedFields: _drop, ...meta } = ref.metadata;
     void _drop;
     // The object as it was created: the stored form without what the server filled in after the field manager ran.
-    const updated = { ...ref, metadata: meta };
+    const updated: Obj = { ...ref, metadata: meta };
     delete updated.status;
     // Service IPs and families are allocated by the service storage after the field manager ran.
     if (ref.kind === 'Service') for (const k of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy']) delete updated.spec[k];
