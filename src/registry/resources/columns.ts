@@ -17,11 +17,11 @@ export function col(name: string, type: TableColumn['type'], description: string
 export const nameColumn = (priority = 0): TableColumn =>
   col('Name', 'string', DOCS.name, (o) => o.metadata.name ?? '', { format: 'name', priority });
 export const ageColumn = (): TableColumn =>
-  col('Age', 'string', DOCS.creationTimestamp, (o) => translateTimestampSince(o.metadata.creationTimestamp));
+  col('Age', 'string', DOCS.age, (o) => translateTimestampSince(o.metadata.creationTimestamp));
 /** The columns kube uses when a kind has no printer (and RBAC roles use explicitly). */
 export const defaultColumns = (): TableColumn[] => [
   nameColumn(),
-  col('Created At', 'date', DOCS.creationTimestamp, (o) => o.metadata.creationTimestamp ?? null),
+  col('Created At', 'date', DOCS.createdAt, (o) => o.metadata.creationTimestamp ?? null),
 ];
 
 /** k8s.io/apimachinery/pkg/util/duration.HumanDuration, from milliseconds. */

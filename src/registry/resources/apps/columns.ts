@@ -14,9 +14,9 @@ export const deploymentColumns: TableColumn[] = [
 
 export const replicaSetColumns: TableColumn[] = [
   nameColumn(),
-  col('Desired', 'integer', DOCS.rsSpecReplicas, (o) => num(get(o, 'spec.replicas'))),
-  col('Current', 'integer', DOCS.rsStatusReplicas, (o) => num(get(o, 'status.replicas'))),
-  col('Ready', 'integer', DOCS.rsReadyReplicas, (o) => num(get(o, 'status.readyReplicas'))),
+  col('Desired', 'integer', DOCS.replicasDesired, (o) => num(get(o, 'spec.replicas'))),
+  col('Current', 'integer', DOCS.replicasCurrent, (o) => num(get(o, 'status.replicas'))),
+  col('Ready', 'integer', DOCS.replicasReady, (o) => num(get(o, 'status.readyReplicas'))),
   ageColumn(),
   ...templateColumns(DOCS.rsSelector),
 ];
@@ -50,7 +50,7 @@ function controllerOf(o: KObject): string {
 
 export const controllerRevisionColumns: TableColumn[] = [
   nameColumn(),
-  col('Controller', 'string', 'Controller of the object', controllerOf),
+  col('Controller', 'string', DOCS.revisionController, controllerOf),
   col('Revision', 'string', DOCS.controllerRevision, (o) => num(o['revision'])),
   ageColumn(),
 ];

@@ -34,9 +34,9 @@ function jobDuration(o: KObject): string {
 
 export const jobColumns: TableColumn[] = [
   nameColumn(),
-  col('Status', 'string', 'Status of the job.', jobStatus),
+  col('Status', 'string', DOCS.jobStatus, jobStatus),
   col('Completions', 'string', DOCS.jobSucceeded, jobCompletions),
-  col('Duration', 'string', 'Time required to complete the job.', jobDuration),
+  col('Duration', 'string', DOCS.jobDuration, jobDuration),
   ageColumn(),
   ...templateColumns(DOCS.jobSelector, 'spec.template.spec', 'spec.selector'),
 ];

@@ -9,7 +9,7 @@ import { fieldOf } from '../../../api/resources/define.ts';
 
 export const namespaceColumns: TableColumn[] = [
   nameColumn(),
-  col('Status', 'string', 'The status of the namespace', (o) => str(get(o, 'status.phase'))),
+  col('Status', 'string', DOCS.namespacePhase, (o) => str(get(o, 'status.phase'))),
   ageColumn(),
 ];
 
@@ -128,12 +128,12 @@ const orUnknown = (v: unknown) => str(v) || '<unknown>';
 
 export const nodeColumns: TableColumn[] = [
   nameColumn(),
-  col('Status', 'string', 'The status of the node', nodeStatus),
-  col('Roles', 'string', 'The roles of the node', nodeRoles),
+  col('Status', 'string', DOCS.nodeStatus, nodeStatus),
+  col('Roles', 'string', DOCS.nodeRoles, nodeRoles),
   ageColumn(),
   col('Version', 'string', DOCS.kubeletVersion, (o) => str(get(o, 'status.nodeInfo.kubeletVersion'))),
-  col('Internal-IP', 'string', DOCS.nodeAddresses, (o) => nodeAddress(o, 'InternalIP'), { priority: 1 }),
-  col('External-IP', 'string', DOCS.nodeAddresses, (o) => nodeAddress(o, 'ExternalIP'), { priority: 1 }),
+  col('Internal-IP', 'string', DOCS.nodeInternalIP, (o) => nodeAddress(o, 'InternalIP'), { priority: 1 }),
+  col('External-IP', 'string', DOCS.nodeExternalIP, (o) => nodeAddress(o, 'ExternalIP'), { priority: 1 }),
   col('OS-Image', 'string', DOCS.osImage, (o) => orUnknown(get(o, 'status.nodeInfo.osImage')), { priority: 1 }),
   col('Kernel-Version', 'string', DOCS.kernelVersion, (o) => orUnknown(get(o, 'status.nodeInfo.kernelVersion')), { priority: 1 }),
   col('Container-Runtime', 'string', DOCS.containerRuntimeVersion, (o) => orUnknown(get(o, 'status.nodeInfo.containerRuntimeVersion')), { priority: 1 }),
@@ -211,8 +211,8 @@ export const persistentVolumeColumns: TableColumn[] = [
     const ref = rec(get(o, 'spec.claimRef'));
     return ref['name'] ? `${str(ref['namespace'])}/${str(ref['name'])}` : '';
   }),
-  col('StorageClass', 'string', 'StorageClass of the pv', (o) => str(get(o, 'spec.storageClassName'))),
-  col('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pv', (o) => str(get(o, 'spec.volumeAttributesClassName')) || '<unset>'),
+  col('StorageClass', 'string', DOCS.pvStorageClass, (o) => str(get(o, 'spec.storageClassName'))),
+  col('VolumeAttributesClass', 'string', DOCS.pvVolumeAttributesClass, (o) => str(get(o, 'spec.volumeAttributesClassName')) || '<unset>'),
   col('Reason', 'string', DOCS.pvReason, (o) => str(get(o, 'status.reason'))),
   ageColumn(),
   col('VolumeMode', 'string', DOCS.pvVolumeMode, (o) => str(get(o, 'spec.volumeMode')) || '<unset>', { priority: 1 }),
@@ -224,17 +224,17 @@ export const persistentVolumeClaimColumns: TableColumn[] = [
   col('Volume', 'string', DOCS.pvcVolumeName, (o) => str(get(o, 'spec.volumeName'))),
   col('Capacity', 'string', DOCS.pvcCapacity, (o) => (str(get(o, 'spec.volumeName')) ? quantityList(get(o, 'status.capacity')) : '')),
   col('Access Modes', 'string', DOCS.pvcAccessModes, (o) => (str(get(o, 'spec.volumeName')) ? accessModes(get(o, 'status.accessModes')) : '')),
-  col('StorageClass', 'string', 'StorageClass of the pvc', (o) => str(get(o, 'spec.storageClassName'))),
-  col('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pvc', (o) => str(get(o, 'status.currentVolumeAttributesClassName')) || '<unset>'),
+  col('StorageClass', 'string', DOCS.pvcStorageClass, (o) => str(get(o, 'spec.storageClassName'))),
+  col('VolumeAttributesClass', 'string', DOCS.pvcVolumeAttributesClass, (o) => str(get(o, 'status.currentVolumeAttributesClassName')) || '<unset>'),
   ageColumn(),
   col('VolumeMode', 'string', DOCS.pvcVolumeMode, (o) => str(get(o, 'spec.volumeMode')) || '<unset>', { priority: 1 }),
 ];
 
 export const replicationControllerColumns: TableColumn[] = [
   nameColumn(),
-  col('Desired', 'integer', DOCS.rcSpecReplicas, (o) => num(get(o, 'spec.replicas'))),
-  col('Current', 'integer', DOCS.rcStatusReplicas, (o) => num(get(o, 'status.replicas'))),
-  col('Ready', 'integer', DOCS.rcReadyReplicas, (o) => num(get(o, 'status.readyReplicas'))),
+  col('Desired', 'integer', DOCS.replicasDesired, (o) => num(get(o, 'spec.replicas'))),
+  col('Current', 'integer', DOCS.replicasCurrent, (o) => num(get(o, 'status.replicas'))),
+  col('Ready', 'integer', DOCS.replicasReady, (o) => num(get(o, 'status.readyReplicas'))),
   ageColumn(),
   ...templateColumns(undefined),
   col('Selector', 'string', DOCS.rcSelector, (o) => formatLabels(get(o, 'spec.selector')), { priority: 1 }),
@@ -244,7 +244,7 @@ export const podTemplateColumns: TableColumn[] = [
   nameColumn(),
   col('Containers', 'string', DOCS.containers, (o) => arr(get(o, 'template.spec.containers')).map((c) => str(rec(c)['name'])).join(',')),
   col('Images', 'string', DOCS.images, (o) => arr(get(o, 'template.spec.containers')).map((c) => str(rec(c)['image'])).join(',')),
-  col('Pod Labels', 'string', 'The labels for the pod template.', (o) => formatLabels(get(o, 'template.metadata.labels'))),
+  col('Pod Labels', 'string', DOCS.podTemplateLabels, (o) => formatLabels(get(o, 'template.metadata.labels'))),
 ];
 
 function quotaPairs(o: KObject, wantLimits: boolean): string {
@@ -256,8 +256,8 @@ function quotaPairs(o: KObject, wantLimits: boolean): string {
 
 export const resourceQuotaColumns: TableColumn[] = [
   nameColumn(),
-  col('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.', (o) => quotaPairs(o, false)),
-  col('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.', (o) => quotaPairs(o, true)),
+  col('Request', 'string', DOCS.quotaRequests, (o) => quotaPairs(o, false)),
+  col('Limit', 'string', DOCS.quotaLimits, (o) => quotaPairs(o, true)),
   ageColumn(),
 ];
 

@@ -139,9 +139,9 @@ function summary(o: KObject): ReturnType<typeof podSummary> {
 
 export const podColumns: TableColumn[] = [
   nameColumn(),
-  col('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.', (o) => summary(o).ready),
-  col('Status', 'string', 'The aggregate status of the containers in this pod.', (o) => summary(o).reason),
-  col('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.', (o) => summary(o).restarts),
+  col('Ready', 'string', DOCS.podReady, (o) => summary(o).ready),
+  col('Status', 'string', DOCS.podStatus, (o) => summary(o).reason),
+  col('Restarts', 'string', DOCS.podRestarts, (o) => summary(o).restarts),
   ageColumn(),
   col('IP', 'string', DOCS.podIP, (o) => str(rec(arr(get(o, 'status.podIPs'))[0])['ip']) || '<none>', { priority: 1 }),
   col('Node', 'string', DOCS.podNodeName, (o) => str(get(o, 'spec.nodeName')) || '<none>', { priority: 1 }),

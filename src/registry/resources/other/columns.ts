@@ -8,20 +8,20 @@ function subjects(o: KObject, kind: string): string {
     .map((s) => (kind === 'ServiceAccount' ? `${str(s['namespace'])}:${str(s['name'])}` : str(s['name']))).join(', ');
 }
 
-function bindingColumns(roleRefDoc: string, what: string): TableColumn[] {
+function bindingColumns(roleRefDoc: string): TableColumn[] {
   return [
     nameColumn(),
     col('Role', 'string', roleRefDoc, (o) => `${str(get(o, 'roleRef.kind'))}/${str(get(o, 'roleRef.name'))}`),
     ageColumn(),
-    col('Users', 'string', `Users in the ${what}`, (o) => subjects(o, 'User'), { priority: 1 }),
-    col('Groups', 'string', `Groups in the ${what}`, (o) => subjects(o, 'Group'), { priority: 1 }),
-    col('ServiceAccounts', 'string', `ServiceAccounts in the ${what}`, (o) => subjects(o, 'ServiceAccount'), { priority: 1 }),
+    col('Users', 'string', DOCS.bindingUsers, (o) => subjects(o, 'User'), { priority: 1 }),
+    col('Groups', 'string', DOCS.bindingGroups, (o) => subjects(o, 'Group'), { priority: 1 }),
+    col('ServiceAccounts', 'string', DOCS.bindingServiceAccounts, (o) => subjects(o, 'ServiceAccount'), { priority: 1 }),
   ];
 }
 
 export const roleColumns: TableColumn[] = defaultColumns();
-export const roleBindingColumns = bindingColumns(DOCS.roleBindingRoleRef, 'roleBinding');
-export const clusterRoleBindingColumns = bindingColumns(DOCS.clusterRoleBindingRoleRef, 'clusterRoleBinding');
+export const roleBindingColumns = bindingColumns(DOCS.roleBindingRoleRef);
+export const clusterRoleBindingColumns = bindingColumns(DOCS.clusterRoleBindingRoleRef);
 
 function ingressHosts(o: KObject): string {
   const hosts = arr(get(o, 'spec.rules')).map(rec).map((r) => str(r['host'])).filter(Boolean);
@@ -36,18 +36,18 @@ function ingressAddress(o: KObject): string {
 
 export const ingressColumns: TableColumn[] = [
   nameColumn(),
-  col('Class', 'string', 'The name of the IngressClass resource that should be used for additional configuration', (o) =>
+  col('Class', 'string', DOCS.ingressClass, (o) =>
     str(get(o, 'spec.ingressClassName')) || str(o.metadata.annotations?.['kubernetes.io/ingress.class']) || '<none>'),
-  col('Hosts', 'string', 'Hosts that incoming requests are matched against before the ingress rule', ingressHosts),
-  col('Address', 'string', 'Address is a list containing ingress points for the load-balancer', ingressAddress),
-  col('Ports', 'string', 'Ports of TLS configurations that open', (o) => (arr(get(o, 'spec.tls')).length ? '80, 443' : '80')),
+  col('Hosts', 'string', DOCS.ingressHosts, ingressHosts),
+  col('Address', 'string', DOCS.ingressAddress, ingressAddress),
+  col('Ports', 'string', DOCS.ingressPorts, (o) => (arr(get(o, 'spec.tls')).length ? '80, 443' : '80')),
   ageColumn(),
 ];
 
 export const ingressClassColumns: TableColumn[] = [
   nameColumn(),
-  col('Controller', 'string', 'Controller that is responsible for handling this class', (o) => str(get(o, 'spec.controller'))),
-  col('Parameters', 'string', 'A reference to a resource with additional parameters', (o) => {
+  col('Controller', 'string', DOCS.ingressClassController, (o) => str(get(o, 'spec.controller'))),
+  col('Parameters', 'string', DOCS.ingressClassParameters, (o) => {
     const p = rec(get(o, 'spec.parameters'));
     if (!p['name']) return '<none>';
     const group = str(p['apiGroup']) || 'k8s.io';
@@ -65,15 +65,33 @@ export const networkPolicyColumns: TableColumn[] = [
   ageColumn(),
 ];
 
+/** First three entries then `+ N more...`, or `<unset>` when there are none (kube's EndpointSlice printer). */
+function limitedOrUnset(items: string[]): string {
+  return items.length ? joinLimited(items, 3) : '<unset>';
+}
+
+/**
+ * EndpointSlice columns. src/api/resources/discovery.ts still declares its own copy with kube's field docs;
+ * it should use this one (same shapes and cells, our descriptions).
+ */
+export const endpointSliceColumns: TableColumn[] = [
+  nameColumn(),
+  col('AddressType', 'string', DOCS.epsAddressType, (o) => str(o['addressType'])),
+  col('Ports', 'string', DOCS.epsPorts, (o) => limitedOrUnset(arr(o['ports']).map(rec)
+    .map((p) => (typeof p['port'] === 'number' ? String(p['port']) : typeof p['name'] === 'string' ? p['name'] : '*')))),
+  col('Endpoints', 'string', DOCS.epsEndpoints, (o) => limitedOrUnset(arr(o['endpoints']).map(rec).flatMap((e) => arr(e['addresses']).map(str)))),
+  ageColumn(),
+];
+
 function intOrPercent(v: unknown): string {
   return v === undefined || v === null ? 'N/A' : String(v);
 }
 
 export const podDisruptionBudgetColumns: TableColumn[] = [
   nameColumn(),
-  col('Min Available', 'string', 'The minimum number of pods that must be available.', (o) => intOrPercent(get(o, 'spec.minAvailable'))),
-  col('Max Unavailable', 'string', 'The maximum number of pods that may be unavailable.', (o) => intOrPercent(get(o, 'spec.maxUnavailable'))),
-  col('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time.', (o) => num(get(o, 'status.disruptionsAllowed'))),
+  col('Min Available', 'string', DOCS.pdbMinAvailable, (o) => intOrPercent(get(o, 'spec.minAvailable'))),
+  col('Max Unavailable', 'string', DOCS.pdbMaxUnavailable, (o) => intOrPercent(get(o, 'spec.maxUnavailable'))),
+  col('Allowed Disruptions', 'integer', DOCS.pdbAllowedDisruptions, (o) => num(get(o, 'status.disruptionsAllowed'))),
   ageColumn(),
 ];
 
@@ -135,8 +153,7 @@ export const priorityClassColumns: TableColumn[] = [
 
 export const runtimeClassColumns: TableColumn[] = [
   nameColumn(),
-  // kube describes this column with ObjectMeta's (missing) `handler` doc: an empty description.
-  col('Handler', 'string', '', (o) => str(o['handler'])),
+  col('Handler', 'string', DOCS.runtimeHandler, (o) => str(o['handler'])),
   ageColumn(),
 ];
 
@@ -156,12 +173,12 @@ export const certificateSigningRequestColumns: TableColumn[] = [
   nameColumn(),
   ageColumn(),
   col('SignerName', 'string', DOCS.csrSignerName, (o) => str(get(o, 'spec.signerName'))),
-  col('Requestor', 'string', 'Base64-encoded PKCS#10 CSR data', (o) => str(get(o, 'spec.username'))),
-  col('RequestedDuration', 'string', 'expirationSeconds is the requested duration of validity of the issued certificate. The certificate signer may issue a certificate with a different validity duration so a client must check the delta between the notBefore and and notAfter fields in the issued certificate to determine the actual duration.\n\nThe v1.22+ in-tree implementations of the well-known Kubernetes signers will honor this field as long as the requested duration is not greater than the maximum duration they will honor per the --cluster-signing-duration CLI flag to the Kubernetes controller manager.\n\nCertificate signers may not honor this field for various reasons:\n\n  1. Old signer that is unaware of the field (such as the in-tree\n     implementations prior to v1.22)\n  2. Signer whose configured maximum is shorter than the requested duration\n  3. Signer whose configured minimum is longer than the requested duration\n\nThe minimum valid value for expirationSeconds is 600, i.e. 10 minutes.', (o) => {
+  col('Requestor', 'string', DOCS.csrRequestor, (o) => str(get(o, 'spec.username'))),
+  col('RequestedDuration', 'string', DOCS.csrRequestedDuration, (o) => {
     const s = get(o, 'spec.expirationSeconds');
     return typeof s === 'number' ? humanDuration(s * 1000) : '<none>';
   }),
-  col('Condition', 'string', 'Conditions applied to the request. Known conditions are "Approved", "Denied", and "Failed".', csrCondition),
+  col('Condition', 'string', DOCS.csrCondition, csrCondition),
 ];
 
 export { defaultColumns };
