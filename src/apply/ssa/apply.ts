@@ -107,7 +107,8 @@ export function apply(o: ApplyOptions): ApplyResult {
   const pruned = prune(merged, managers, last?.set, root);
   reassign({ oldObj: liveN, newObj: pruned, managers, workflow: id, force: o.force, root, ...(o.ignoredFields ? { ignored: o.ignoredFields } : {}) });
 
-  const result = normalizeTyped(pruned, root) as Obj;
+  let result = normalizeTyped(pruned, root) as Obj;
+  if (!o.live) result = orderLike(result, applied) as Obj;
   const changed = !jsonEqual(result, liveN);
   const mine = managers.get(id)!;
   const stripped = mine.set.difference(STRIPPED_FIELDS);
@@ -133,4 +134,20 @@ function syncLastApplied(obj: Obj, live: object | undefined, applied: Obj): Obj 
   const meta = { ...(metaOf(obj) ?? {}) };
   meta.annotations = { ...((meta.annotations as Obj | undefined) ?? {}), [LAST_APPLIED_ANNOTATION]: value };
   return { ...obj, metadata: meta };
+}
+
+/**
+ * A created object keeps the key order of the config that created it (fields the server added follow), rather
+ * than the order of the zero object it was merged onto. Lists keep their merged order.
+ */
+function orderLike(value: unknown, like: unknown): unknown {
+  if (!isPlain(value) || !isPlain(like)) return value;
+  const out: Obj = {};
+  for (const k of Object.keys(like)) if (k in value) out[k] = orderLike(value[k], like[k]);
+  for (const k of Object.keys(value)) if (!(k in out)) out[k] = value[k];
+  return out;
+}
+
+function isPlain(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
