@@ -123,9 +123,9 @@ export class GarbageCollector {
   onDelete(obj: KObject): void {
     const uid = obj.metadata.uid;
     const node = uid ? this.graph.get(uid) : undefined;
-    // A virtual node here is an owner we never kept a node for (nothing linked to it then): its dependents
-    // still need to hear that it is gone.
     if (!node) return;
+    // The node may be virtual (an owner we kept no node for, as nothing linked to it when it was last seen):
+    // its dependents still need to hear that it is gone.
     const owners = this.graph.remove(node);
     if (node.dependents.size > 0) {
       this.absent.add(absentKey({ apiVersion: obj.apiVersion ?? node.identity.apiVersion, kind: obj.kind ?? node.identity.kind, name: obj.metadata.name ?? '', uid: node.uid }, obj.metadata.namespace ?? ''));
