@@ -80,6 +80,7 @@ export function mapEtcdError(err: unknown, ctx: ErrorContext = {}): StorageError
     code === DEADLINE_EXCEEDED ||
     code === CANCELLED ||
     message.includes('no leader') ||
+    message.includes('too many requests') ||
     message.includes('leader changed') ||
     message.includes('request timed out')
   ) {

@@ -160,3 +160,24 @@ describe('etcd store against a 3-member cluster', () => {
     }
   });
 });
+
+describe('opening against a server that is not (or not yet) etcd', () => {
+  it('gives up after dialTimeoutMs with StorageUnavailableError, for refused and for silent addresses', async () => {
+    // Refused: nothing listens.
+    await assert.rejects(
+      openEtcdStore({ servers: [`http://127.0.0.1:${await unusedPort()}`], dialTimeoutMs: 300 }),
+      (e: unknown) => e instanceof StorageUnavailableError && /did not answer within 300 ms/.test(e.message),
+    );
+    // Silent: accepts TCP connections and never answers (a hung host); the open must still end.
+    const sockets: Array<{ destroy(): void }> = [];
+    const silent = createServer((sock) => sockets.push(sock)).listen(0, '127.0.0.1');
+    await new Promise((r) => silent.once('listening', r));
+    try {
+      const port = (silent.address() as { port: number }).port;
+      await assert.rejects(openEtcdStore({ servers: [`http://127.0.0.1:${port}`], dialTimeoutMs: 300 }), StorageUnavailableError);
+    } finally {
+      sockets.forEach((s) => s.destroy());
+      await new Promise((r) => silent.close(r));
+    }
+  });
+});

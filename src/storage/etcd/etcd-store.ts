@@ -74,8 +74,8 @@ export async function openEtcdStore(opts: EtcdStoreOptions): Promise<Store> {
   const deadline = Date.now() + (opts.dialTimeoutMs ?? 5000);
   for (;;) {
     try {
-      await store.currentRevision();
-      await store.learnServerVersion();
+      // Bounded by the dial deadline even when etcd's address swallows packets (no refusal to react to).
+      await store.learnServerVersion(Math.max(deadline, Date.now() + 100));
       store.startCompactor(opts.compactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS);
       return store;
     } catch (err) {
@@ -290,10 +290,15 @@ export class EtcdStore implements Store {
     });
   }
 
-  /** Reads etcd's version (decides whether watches may send progress requests). */
-  async learnServerVersion(): Promise<void> {
+  /**
+   * Reads etcd's version (decides whether watches may send progress requests); also the first contact at
+   * open, so it takes a deadline (epoch ms).
+   */
+  async learnServerVersion(deadline?: number): Promise<void> {
+    this.ensureOpen();
     try {
-      this.serverVersion = (await this.send(() => this.client.maintenance.status(), { read: true })).version;
+      const status = await this.send(() => this.client.maintenance.status(deadline ? { deadline } : undefined), { read: true });
+      this.serverVersion = status.version;
     } catch (err) {
       throw mapEtcdError(err);
     }
