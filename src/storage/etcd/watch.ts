@@ -9,6 +9,11 @@
  *   at `lastRevision + 1`. If that revision was compacted meanwhile, etcd cancels the watch with the compact
  *   revision and the listener gets `CompactedError` (the caller re-lists, as Kubernetes clients do on 410).
  * - The listener sees `onEvents`/`onProgress` in revision order and nothing after `onError` or `dispose()`.
+ * - `fromRevision: 0` means etcd's "from now": the start is the revision etcd reports when it creates the
+ *   watch (a moment after `watch()` returns, as with any etcd client). Callers that need an exact start
+ *   pass the revision of their list, as the watch cache does.
+ * - A delete event always carries `prevKv`; should etcd omit it (only if that history was compacted
+ *   while the event was in flight), it is the tombstone itself with an empty value.
  *
  * Progress: with `progressNotify` the etcd watch is created with `progress_notify`, and etcd sends the
  * current revision to synced watchers every `--experimental-watch-progress-notify-interval` (10 min by
