@@ -7,3 +7,5 @@ export { compareObjects, type Comparison } from './compare.ts';
 export { mergeObjects, MergeError } from './merge.ts';
 export { removeItems, normalizeTyped } from './remove.ts';
 export { resetFields } from './reset-fields.ts';
+export { managerOrUserAgent, fieldManagerProblems } from './manager-name.ts';
+export { validateApplied, typedPatchError } from './validate.ts';

@@ -127,3 +127,14 @@ test('creates record exactly what kube-apiserver recorded for the reference obje
     assert.deepEqual(r.managedFields, [want], file);
   }
 });
+
+test('manager from fieldManager, else the User-Agent prefix', async () => {
+  const { managerOrUserAgent, fieldManagerProblems } = await import('./manager-name.ts');
+  assert.equal(managerOrUserAgent('mine', 'kubectl/v1.33.0'), 'mine');
+  assert.equal(managerOrUserAgent('', 'kubectl/v1.33.0 (linux/amd64) kubernetes/abc'), 'kubectl');
+  assert.equal(managerOrUserAgent(undefined, 'Go-http-client/2.0'), 'Go-http-client');
+  assert.equal(managerOrUserAgent(undefined, `a\u0001b${'x'.repeat(200)}`).length, 128);
+  assert.equal(managerOrUserAgent(undefined, undefined), '');
+  assert.deepEqual(fieldManagerProblems('ok'), []);
+  assert.deepEqual(fieldManagerProblems('a\tb'), [{ type: 'Invalid', detail: 'invalid character U+0009 (at position 1)' }]);
+});
