@@ -20,24 +20,24 @@ const SELECTOR_MISMATCH = '`selector` does not match template `labels`';
 
 const deploymentCases: [string, (s: J) => void, string[]][] = [
   ['valid', () => {}, []],
-  ['selector missing', (s) => { delete s['selector']; }, ['spec.selector: Required value', `spec.template.metadata.labels: Invalid value: {"app":"web"}: ${SELECTOR_MISMATCH}`]],
-  ['selector empty', (s) => { s['selector'] = {}; }, ['spec.selector: Invalid value: {}: empty selector is invalid for deployment']],
-  ['selector mismatch', (s) => { s['selector'] = { matchLabels: { app: 'other' } }; }, [`spec.template.metadata.labels: Invalid value: {"app":"web"}: ${SELECTOR_MISMATCH}`]],
+  ['selector missing', (s) => { delete s['selector']; }, ['spec.selector: Required value', `spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: ${SELECTOR_MISMATCH}`]],
+  ['selector empty', (s) => { s['selector'] = {}; }, ['spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment']],
+  ['selector mismatch', (s) => { s['selector'] = { matchLabels: { app: 'other' } }; }, [`spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: ${SELECTOR_MISMATCH}`]],
   ['match expressions', (s) => { s['selector'] = { matchExpressions: [{ key: 'app', operator: 'In', values: ['web', 'api'] }] }; }, []],
   ['bad operator', (s) => { s['selector'] = { matchExpressions: [{ key: 'app', operator: 'Has' }] }; }, [
     'spec.selector.matchExpressions[0].operator: Invalid value: "Has": not a valid selector operator',
-    'spec.selector: Invalid value: {"matchExpressions":[{"key":"app","operator":"Has"}]}: invalid label selector',
+    'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement{v1.LabelSelectorRequirement{Key:"app", Operator:"Has", Values:[]string(nil)}}}: invalid label selector',
   ]],
   ['negative replicas', (s) => { s['replicas'] = -1; }, ['spec.replicas: Invalid value: -1: must be greater than or equal to 0']],
   ['restartPolicy', (s) => { s['template'] = template({ app: 'web' }, 'Never'); }, ['spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"']],
-  ['strategy type', (s) => { s['strategy'] = { type: 'BlueGreen' }; }, ['spec.strategy: Unsupported value: {"Type":"BlueGreen","RollingUpdate":null}: supported values: "Recreate", "RollingUpdate"']],
+  ['strategy type', (s) => { s['strategy'] = { type: 'BlueGreen' }; }, ['spec.strategy: Unsupported value: apps.DeploymentStrategy{Type:"BlueGreen", RollingUpdate:(*apps.RollingUpdateDeployment)(nil)}: supported values: "Recreate", "RollingUpdate"']],
   ['recreate with rollingUpdate', (s) => { s['strategy'] = { type: 'Recreate', rollingUpdate: {} }; }, ["spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"]],
   ['both zero', (s) => { s['strategy'] = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '0%' } }; }, [
-    'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0',
+    'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when `maxSurge` is 0',
   ]],
   ['bad percent and over 100', (s) => { s['strategy'] = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '120%', maxSurge: 'x' } }; }, [
-    `spec.strategy.rollingUpdate.maxSurge: Invalid value: "x": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`,
-    'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%',
+    `spec.strategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"x"}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`,
+    'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"120%"}: must not be greater than 100%',
   ]],
   ['progressDeadline', (s) => { s['minReadySeconds'] = 10; s['progressDeadlineSeconds'] = 10; }, ['spec.progressDeadlineSeconds: Invalid value: 10: must be greater than minReadySeconds']],
 ];
@@ -45,15 +45,15 @@ for (const [name, mut, want] of deploymentCases) test(`deployment: ${name}`, () 
 
 test('deployment update: selector is immutable (apps/v1)', () => {
   const next = deploy((s) => { s['selector'] = { matchLabels: { app: 'web', tier: 'x' } }; s['template'] = template({ app: 'web', tier: 'x' }); });
-  assert.deepEqual(immutableSelector(next, deploy()).map(String), ['spec.selector: Invalid value: {"matchLabels":{"app":"web","tier":"x"}}: field is immutable']);
+  assert.deepEqual(immutableSelector(next, deploy()).map(String), ['spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"web", "tier":"x"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable']);
   const v = validateFor('apps', 'Deployment')!;
-  assert.deepEqual(v.validateUpdate!(next as KObject, deploy() as KObject).map(String), ['spec.selector: Invalid value: {"matchLabels":{"app":"web","tier":"x"}}: field is immutable']);
+  assert.deepEqual(v.validateUpdate!(next as KObject, deploy() as KObject).map(String), ['spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"web", "tier":"x"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable']);
   assert.deepEqual(v.validateUpdate!(next as KObject, deploy() as KObject, { subresource: 'status' }), [], 'status writes skip spec rules');
 });
 
 test('replicaset: same template rules', () => {
   const rs: J = { spec: { replicas: 1, selector: { matchLabels: { app: 'x' } }, template: template() } };
-  assert.deepEqual(validateReplicaSet(rs).map(String), [`spec.template.metadata.labels: Invalid value: {"app":"web"}: ${SELECTOR_MISMATCH}`]);
+  assert.deepEqual(validateReplicaSet(rs).map(String), [`spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: ${SELECTOR_MISMATCH}`]);
 });
 
 test('statefulset: policies, selector, update restrictions', () => {
@@ -78,7 +78,7 @@ test('daemonset: selector, update strategy', () => {
   const noSel: J = { spec: { template: template() } };
   assert.deepEqual(validateDaemonSet(noSel).map(String), []
     .concat(['spec.selector: Required value'] as never[])
-    .concat([`spec.template.metadata.labels: Invalid value: {"app":"web"}: ${SELECTOR_MISMATCH}`] as never[]));
+    .concat([`spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: ${SELECTOR_MISMATCH}`] as never[]));
   const badType: J = { spec: { selector: { matchLabels: { app: 'web' } }, template: template(), updateStrategy: { type: 'Surge' } } };
-  assert.deepEqual(validateDaemonSet(badType).map(String), ['spec.updateStrategy: Unsupported value: {"Type":"Surge","RollingUpdate":null}: supported values: "RollingUpdate", "OnDelete"']);
+  assert.deepEqual(validateDaemonSet(badType).map(String), ['spec.updateStrategy: Unsupported value: apps.DaemonSetUpdateStrategy{Type:"Surge", RollingUpdate:(*apps.RollingUpdateDaemonSet)(nil)}: supported values: "RollingUpdate", "OnDelete"']);
 });

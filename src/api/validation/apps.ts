@@ -8,17 +8,18 @@
 import { FieldError, field } from '../../endpoints/status.ts';
 import { isValidPercent } from './names.ts';
 import { validatePodTemplateSpec } from './core-pod.ts';
+import { GO_NULL, goImmutable, goIntOrString, goInvalid, goLabelSelector, goMap, goNotSupported, goQuote } from './go-render.ts';
 import {
-  type J, RenderedFieldError, immutable, intOrString, isSet, nonNegative, obj, selectorIsEmpty, selectorMatches, selectorParses,
+  type J, immutable, intOrString, isSet, nonNegative, obj, selectorIsEmpty, selectorMatches, selectorParses,
   semanticEqual, str, strMap, validateLabelSelector,
 } from './util.ts';
 
 /** ValidatePositiveIntOrPercent */
 export function validatePositiveIntOrPercent(v: unknown, path: string): FieldError[] {
   const x = intOrString(v);
-  if (x.type === 'string') return isValidPercent(x.str).map((m) => field.invalid(path, x.str, m));
+  if (x.type === 'string') return isValidPercent(x.str).map((m) => goInvalid(path, goIntOrString(x.str), m));
   if (x.type === 'int') return nonNegative(x.int, path);
-  return [field.invalid(path, v ?? null, "must be an integer or percentage (e.g '5%')")];
+  return [goInvalid(path, goIntOrString(v), "must be an integer or percentage (e.g '5%')")];
 }
 
 /** getIntOrPercentValue: the number of a percent string, or the integer. */
@@ -33,7 +34,7 @@ function intOrPercentValue(v: unknown): number {
 export function notMoreThan100Percent(v: unknown, path: string): FieldError[] {
   const x = intOrString(v);
   if (x.type !== 'string' || !/^[0-9]+%$/.test(x.str)) return [];
-  return intOrPercentValue(v) > 100 ? [field.invalid(path, x.str, 'must not be greater than 100%')] : [];
+  return intOrPercentValue(v) > 100 ? [goInvalid(path, goIntOrString(x.str), 'must not be greater than 100%')] : [];
 }
 
 /** ValidatePodTemplateSpecForReplicaSet (and the StatefulSet/DaemonSet variants): labels match, restartPolicy Always. */
@@ -45,7 +46,7 @@ function templateForController(spec: J, kindWord: string, checkMatch: boolean): 
   const selector = spec['selector'];
   // A nil selector converts to labels.Nothing, which is not Empty and matches nothing.
   if (checkMatch && (!isSet(selector) || !selectorIsEmpty(selector)) && !selectorMatches(selector, labels)) {
-    errs.push(field.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+    errs.push(goInvalid('spec.template.metadata.labels', goMap(obj(template['metadata'])['labels']), '`selector` does not match template `labels`'));
   }
   errs.push(...validatePodTemplateSpec(template, 'spec.template'));
   const tspec = obj(template['spec']);
@@ -61,17 +62,17 @@ function selectorChecks(spec: J, kindWord: string): FieldError[] {
   const selector = spec['selector'];
   if (!isSet(selector)) return [field.required('spec.selector')];
   const errs = validateLabelSelector(selector, 'spec.selector');
-  if (selectorIsEmpty(selector)) errs.push(field.invalid('spec.selector', selector, `empty selector is invalid for ${kindWord}`));
+  if (selectorIsEmpty(selector)) errs.push(goInvalid('spec.selector', goLabelSelector(selector), `empty selector is invalid for ${kindWord}`));
   return errs;
 }
 
-/** The internal strategy struct as kube prints it (Go field names, no json tags). */
-function renderStrategy(s: J, nested: string): string {
-  const ru = s[nested];
-  const ruText = isSet(ru)
-    ? `{"MaxUnavailable":${JSON.stringify(obj(ru)['maxUnavailable'] ?? null)},"MaxSurge":${JSON.stringify(obj(ru)['maxSurge'] ?? null)}}`
-    : 'null';
-  return `{"Type":${JSON.stringify(str(s['type']))},"${nested === 'rollingUpdate' ? 'RollingUpdate' : nested}":${ruText}}`;
+/**
+ * The internal strategy struct as kube's %#v prints it; a set RollingUpdate pointer prints as an address,
+ * which cannot be reproduced (a placeholder address stands in).
+ */
+function renderStrategy(s: J, goType: string, ruType: string): string {
+  const ru = isSet(s['rollingUpdate']) ? `(*apps.${ruType})(0xc000000000)` : `(*apps.${ruType})(nil)`;
+  return `apps.${goType}{Type:${goQuote(str(s['type']))}, RollingUpdate:${ru}}`;
 }
 
 function validateDeploymentStrategy(strategy: unknown): FieldError[] {
@@ -92,19 +93,19 @@ function validateDeploymentStrategy(strategy: unknown): FieldError[] {
       ...validatePositiveIntOrPercent(ms, `${p}.rollingUpdate.maxSurge`),
     ];
     if (intOrPercentValue(mu) === 0 && intOrPercentValue(ms) === 0) {
-      errs.push(field.invalid(`${p}.rollingUpdate.maxUnavailable`, mu, 'may not be 0 when `maxSurge` is 0'));
+      errs.push(goInvalid(`${p}.rollingUpdate.maxUnavailable`, goIntOrString(mu), 'may not be 0 when `maxSurge` is 0'));
     }
     errs.push(...notMoreThan100Percent(mu, `${p}.rollingUpdate.maxUnavailable`));
     return errs;
   }
-  return [new RenderedFieldError('FieldValueNotSupported', p, renderStrategy(s, 'rollingUpdate'), 'supported values: "Recreate", "RollingUpdate"')];
+  return [goNotSupported(p, renderStrategy(s, 'DeploymentStrategy', 'RollingUpdateDeployment'), ['Recreate', 'RollingUpdate'])];
 }
 
 /** ValidateDeploymentSpec */
 export function validateDeployment(d: J): FieldError[] {
   const spec = obj(d['spec']);
   const errs = [...nonNegative(spec['replicas'], 'spec.replicas'), ...selectorChecks(spec, 'deployment')];
-  if (isSet(spec['selector']) && !selectorParses(spec['selector'])) errs.push(field.invalid('spec.selector', spec['selector'], 'invalid label selector'));
+  if (isSet(spec['selector']) && !selectorParses(spec['selector'])) errs.push(goInvalid('spec.selector', goLabelSelector(spec['selector']), 'invalid label selector'));
   else errs.push(...templateForController(spec, 'ReplicaSet', true));
   errs.push(...validateDeploymentStrategy(spec['strategy']));
   errs.push(...nonNegative(spec['minReadySeconds'], 'spec.minReadySeconds'));
@@ -126,7 +127,7 @@ export function validateReplicaSet(rs: J): FieldError[] {
     ...nonNegative(spec['minReadySeconds'], 'spec.minReadySeconds'),
     ...selectorChecks(spec, 'deployment'),
   ];
-  if (isSet(spec['selector']) && !selectorParses(spec['selector'])) errs.push(field.invalid('spec.selector', spec['selector'], 'invalid label selector'));
+  if (isSet(spec['selector']) && !selectorParses(spec['selector'])) errs.push(goInvalid('spec.selector', goLabelSelector(spec['selector']), 'invalid label selector'));
   else errs.push(...templateForController(spec, 'ReplicaSet', true));
   return errs;
 }
@@ -147,11 +148,11 @@ export function validateStatefulSet(ss: J): FieldError[] {
     if (isSet(ru['maxUnavailable'])) {
       const p = 'spec.updateStrategy.rollingUpdate.maxUnavailable';
       errs.push(...validatePositiveIntOrPercent(ru['maxUnavailable'], p));
-      if (intOrPercentValue(ru['maxUnavailable']) === 0) errs.push(field.invalid(p, ru['maxUnavailable'], 'cannot be 0'));
+      if (intOrPercentValue(ru['maxUnavailable']) === 0) errs.push(goInvalid(p, goIntOrString(ru['maxUnavailable']), 'cannot be 0'));
       errs.push(...notMoreThan100Percent(ru['maxUnavailable'], p));
     }
   } else if (usType) {
-    errs.push(field.invalid('spec.updateStrategy', us, "must be 'RollingUpdate' or 'OnDelete'"));
+    errs.push(goInvalid('spec.updateStrategy', renderStrategy(us, 'StatefulSetUpdateStrategy', 'RollingUpdateStatefulSetStrategy'), "must be 'RollingUpdate' or 'OnDelete'"));
   }
   const policy = obj(spec['persistentVolumeClaimRetentionPolicy']);
   for (const k of ['whenDeleted', 'whenScaled']) {
@@ -164,7 +165,7 @@ export function validateStatefulSet(ss: J): FieldError[] {
   errs.push(...nonNegative(spec['minReadySeconds'], 'spec.minReadySeconds'));
   if (isSet(spec['ordinals'])) errs.push(...nonNegative(obj(spec['ordinals'])['start'], 'spec.ordinals.start'));
   errs.push(...selectorChecks(spec, 'statefulset'));
-  if (isSet(spec['selector']) && !selectorParses(spec['selector'])) errs.push(field.invalid('spec.selector', spec['selector'], ''));
+  if (isSet(spec['selector']) && !selectorParses(spec['selector'])) errs.push(goInvalid('spec.selector', goLabelSelector(spec['selector']), ''));
   else errs.push(...templateForController(spec, 'StatefulSet', true));
   return errs;
 }
@@ -178,9 +179,9 @@ export function validateDaemonSet(ds: J): FieldError[] {
   errs.push(...validateLabelSelector(selector, 'spec.selector'));
   const labels = strMap(obj(obj(spec['template'])['metadata'])['labels']);
   if (selectorParses(selector) && !selectorMatches(selector, labels)) {
-    errs.push(field.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+    errs.push(goInvalid('spec.template.metadata.labels', goMap(obj(obj(spec['template'])['metadata'])['labels']), '`selector` does not match template `labels`'));
   }
-  if (isSet(selector) && selectorIsEmpty(selector)) errs.push(field.invalid('spec.selector', selector, 'empty selector is invalid for daemonset'));
+  if (isSet(selector) && selectorIsEmpty(selector)) errs.push(goInvalid('spec.selector', goLabelSelector(selector), 'empty selector is invalid for daemonset'));
   errs.push(...templateForController(spec, 'DaemonSet', false));
   errs.push(...nonNegative(spec['minReadySeconds'], 'spec.minReadySeconds'));
   errs.push(...nonNegative(spec['templateGeneration'], 'spec.templateGeneration'));
@@ -197,13 +198,13 @@ export function validateDaemonSet(ds: J): FieldError[] {
       if (isSet(ru['maxSurge'])) errs.push(...validatePositiveIntOrPercent(ru['maxSurge'], `${p}.rollingUpdate.maxSurge`));
       const hasUnavailable = intOrPercentValue(mu) !== 0;
       const hasSurge = isSet(ru['maxSurge']) && intOrPercentValue(ru['maxSurge']) !== 0;
-      if (hasUnavailable && hasSurge) errs.push(field.invalid(`${p}.rollingUpdate.maxSurge`, ru['maxSurge'], 'may not be set when maxUnavailable is non-zero'));
+      if (hasUnavailable && hasSurge) errs.push(goInvalid(`${p}.rollingUpdate.maxSurge`, goIntOrString(ru['maxSurge']), 'may not be set when maxUnavailable is non-zero'));
       if (!hasUnavailable && !hasSurge) errs.push(field.required(`${p}.rollingUpdate.maxUnavailable`, 'cannot be 0 when maxSurge is 0'));
       errs.push(...notMoreThan100Percent(mu, `${p}.rollingUpdate.maxUnavailable`));
       if (isSet(ru['maxSurge'])) errs.push(...notMoreThan100Percent(ru['maxSurge'], `${p}.rollingUpdate.maxSurge`));
     }
   } else if (type !== 'OnDelete') {
-    errs.push(new RenderedFieldError('FieldValueNotSupported', p, renderStrategy(us, 'rollingUpdate'), 'supported values: "RollingUpdate", "OnDelete"'));
+    errs.push(goNotSupported(p, renderStrategy(us, 'DaemonSetUpdateStrategy', 'RollingUpdateDaemonSet'), ['RollingUpdate', 'OnDelete']));
   }
   errs.push(...nonNegative(spec['revisionHistoryLimit'], 'spec.revisionHistoryLimit'));
   return errs;
@@ -211,7 +212,9 @@ export function validateDaemonSet(ds: J): FieldError[] {
 
 /** Deployments, ReplicaSets and DaemonSets in apps/v1: the selector may not change. */
 export function immutableSelector(o: J, old: J): FieldError[] {
-  return immutable(obj(o['spec'])['selector'], obj(old['spec'])['selector'], 'spec.selector');
+  const next = obj(o['spec'])['selector'];
+  const changed = !semanticEqual(next, obj(old['spec'])['selector']);
+  return goImmutable(changed, 'spec.selector', isSet(next) ? goLabelSelector(next) : GO_NULL);
 }
 
 const STS_MUTABLE = ['replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];

@@ -34,7 +34,7 @@ test('job: valid, restartPolicy, negative counts', () => {
 
 test('job: manual selector must match; indexed needs completions', () => {
   const manual = job((s) => { s['manualSelector'] = true; s['selector'] = { matchLabels: { a: 'b' } }; s['template'] = podTemplate('Never', { a: 'c' }); });
-  assert.deepEqual(validateJob(manual).map(String), ['spec.template.metadata.labels: Invalid value: {"a":"c"}: `selector` does not match template `labels`']);
+  assert.deepEqual(validateJob(manual).map(String), ['spec.template.metadata.labels: Invalid value: map[string]string{"a":"c"}: `selector` does not match template `labels`']);
   const indexed = job((s) => { s['completionMode'] = 'Indexed'; delete s['completions']; });
   assert.deepEqual(validateJob(indexed).map(String), ['spec.completions: Required value: when completion mode is Indexed']);
 });

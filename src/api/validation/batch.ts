@@ -7,6 +7,7 @@ import { FieldError, field } from '../../endpoints/status.ts';
 import { validatePodTemplateSpec } from './core-pod.ts';
 import { cronScheduleError, timeZoneExists } from './cron.ts';
 import { isDNS1123Label } from './names.ts';
+import { GO_NULL, goImmutable, goInvalid, goLabelSelector, goMap } from './go-render.ts';
 import { validateAnnotations } from './object-meta.ts';
 import {
   type J, immutable, validateLabels, isSet, nonNegative, obj, selectorMatches, semanticEqual, str, strMap, validateLabelSelector,
@@ -62,10 +63,10 @@ export function validateJob(job: J): FieldError[] {
     const uid = str(meta['uid']);
     for (const [key, want] of [['controller-uid', uid], ['job-name', str(meta['name'])], [CONTROLLER_UID, uid], ['batch.kubernetes.io/job-name', str(meta['name'])]] as const) {
       if (!(key in labels)) errs.push(field.required(`spec.template.metadata.labels[${key}]`, `must be '${want}'`));
-      else if (labels[key] !== want) errs.push(field.invalid(`spec.template.metadata.labels[${key}]`, labels, `must be '${want}'`));
+      else if (labels[key] !== want) errs.push(goInvalid(`spec.template.metadata.labels[${key}]`, goMap(labels), `must be '${want}'`));
     }
     if (!selectorMatches(spec['selector'], { [CONTROLLER_UID]: uid })) {
-      errs.push(field.invalid('spec.selector', spec['selector'], '`selector` not auto-generated'));
+      errs.push(goInvalid('spec.selector', goLabelSelector(spec['selector']), '`selector` not auto-generated'));
     }
   }
   errs.push(...validateJobSpec(spec, 'spec'));
@@ -80,7 +81,7 @@ export function validateJob(job: J): FieldError[] {
   else {
     errs.push(...validateLabelSelector(spec['selector'], 'spec.selector'));
     if (!selectorMatches(spec['selector'], labels)) {
-      errs.push(field.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+      errs.push(goInvalid('spec.template.metadata.labels', goMap(obj(obj(spec['template'])['metadata'])['labels']), '`selector` does not match template `labels`'));
     }
   }
   return errs;
@@ -94,7 +95,7 @@ export function validateJobUpdate(job: J, old: J): FieldError[] {
   const elastic = spec['completionMode'] === 'Indexed' && oldSpec['completionMode'] === 'Indexed'
     && spec['completions'] === spec['parallelism'] && oldSpec['completions'] === oldSpec['parallelism'];
   if (!elastic) errs.push(...immutable(spec['completions'], oldSpec['completions'], 'spec.completions'));
-  errs.push(...immutable(spec['selector'], oldSpec['selector'], 'spec.selector'));
+  errs.push(...goImmutable(!semanticEqual(spec['selector'], oldSpec['selector']), 'spec.selector', isSet(spec['selector']) ? goLabelSelector(spec['selector']) : GO_NULL));
   // A suspended job that never started may change its scheduling directives (mutable scheduling directives).
   const t = structuredClone(obj(spec['template']));
   const ot = obj(oldSpec['template']);
@@ -153,7 +154,7 @@ function validateCronJobSpec(spec: J, oldSpec: J | undefined): FieldError[] {
   errs.push(...validateAnnotations(jtMeta['annotations'], 'spec.jobTemplate.metadata.annotations'));
   errs.push(...validateJobSpec(jt['spec'], 'spec.jobTemplate.spec'));
   const jspec = obj(jt['spec']);
-  if (isSet(jspec['selector'])) errs.push(field.invalid('spec.jobTemplate.spec.selector', jspec['selector'], '`selector` will be auto-generated'));
+  if (isSet(jspec['selector'])) errs.push(goInvalid('spec.jobTemplate.spec.selector', goLabelSelector(jspec['selector']), '`selector` will be auto-generated'));
   if (jspec['manualSelector'] === true) errs.push(field.notSupported('spec.jobTemplate.spec.manualSelector', true, ['nil', 'false']));
   for (const k of ['successfulJobsHistoryLimit', 'failedJobsHistoryLimit']) if (isSet(spec[k])) errs.push(...nonNegative(spec[k], `spec.${k}`));
   return errs;

@@ -62,7 +62,7 @@ test('replication controller: selector required and matching, restartPolicy Alwa
     containers: [{ name: 'c', image: 'i' }], restartPolicy: 'Never' } } } };
   assert.deepEqual(validateReplicationController(rc).map(String), [
     'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
-    'spec.template.metadata.labels: Invalid value: {"app":"b"}: `selector` does not match template `labels`',
+    'spec.template.metadata.labels: Invalid value: map[string]string{"app":"b"}: `selector` does not match template `labels`',
     'spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"',
   ]);
 });

@@ -7,6 +7,7 @@ import { FieldError, field } from '../../endpoints/status.ts';
 import { isConfigMapKey } from './names.ts';
 import { validateFinalizerName, validateKubeFinalizerName } from './object-meta.ts';
 import { validatePodTemplateSpec } from './core-pod.ts';
+import { goInvalid, goMap } from './go-render.ts';
 import { FIELD_IMMUTABLE, type J, arr, isObj, isSet, nonNegative, obj, semanticEqual, str, strMap } from './util.ts';
 
 /** core.MaxSecretSize, also the ConfigMap limit. */
@@ -153,7 +154,7 @@ export function validateReplicationController(rc: J): FieldError[] {
   const template = obj(spec['template']);
   const labels = strMap(obj(template['metadata'])['labels']);
   if (Object.keys(selector).length > 0 && !Object.entries(selector).every(([k, v]) => labels[k] === v)) {
-    errs.push(field.invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
+    errs.push(goInvalid('spec.template.metadata.labels', goMap(obj(template['metadata'])['labels']), '`selector` does not match template `labels`'));
   }
   errs.push(...validatePodTemplateSpec(template, 'spec.template'));
   const rp = str(obj(template['spec'])['restartPolicy']) || 'Always';

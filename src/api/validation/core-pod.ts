@@ -10,6 +10,7 @@ import { validateContainers, validateContainersOnlyForPod, validateInitContainer
 import { validateVolumes } from './core-volumes.ts';
 import { validateAffinity, validateTopologySpreadConstraints } from './core-affinity.ts';
 import { validatePodSecurityContext } from './core-security.ts';
+import { GO_NULL, goInvalid, goMap, goQuote, goStrings } from './go-render.ts';
 import { type J, arr, isObj, isSet, obj, semanticEqual, str, validateLabelName, validateLabels } from './util.ts';
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -62,11 +63,11 @@ function validateDNSConfig(cfg: unknown, dnsPolicy: string, path: string): Field
   const c = obj(cfg);
   const errs: FieldError[] = [];
   const ns = arr(c['nameservers']).map(str);
-  if (ns.length > 3) errs.push(field.invalid(`${path}.nameservers`, ns, 'must not have more than 3 nameservers'));
+  if (ns.length > 3) errs.push(goInvalid(`${path}.nameservers`, goStrings(ns), 'must not have more than 3 nameservers'));
   ns.forEach((ip, i) => { if (!ipFamilyOf(ip)) errs.push(field.invalid(`${path}.nameservers[${i}]`, ip, IP_ERROR)); });
   const searches = arr(c['searches']).map(str);
-  if (searches.length > 32) errs.push(field.invalid(`${path}.searches`, searches, 'must not have more than 32 search paths'));
-  if (searches.join(' ').length > 2048) errs.push(field.invalid(`${path}.searches`, searches, 'must not have more than 2048 characters (including spaces) in the search list'));
+  if (searches.length > 32) errs.push(goInvalid(`${path}.searches`, goStrings(searches), 'must not have more than 32 search paths'));
+  if (searches.join(' ').length > 2048) errs.push(goInvalid(`${path}.searches`, goStrings(searches), 'must not have more than 2048 characters (including spaces) in the search list'));
   searches.forEach((s, i) => {
     if (s === '.') return;
     const v = s.endsWith('.') ? s.slice(0, -1) : s;
@@ -104,7 +105,7 @@ export function validatePodSpec(spec: unknown, path: string, opts: PodSpecOption
   errs.push(...validatePodSecurityContext(s, `${path}.securityContext`));
   arr(s['imagePullSecrets']).forEach((raw, i) => {
     const r = obj(raw);
-    if (Object.keys(r).some((k) => k !== 'name')) errs.push(field.invalid(`${path}.imagePullSecrets[${i}]`, r, 'only name may be set'));
+    if (Object.keys(r).some((k) => k !== 'name')) errs.push(goInvalid(`${path}.imagePullSecrets[${i}]`, `core.LocalObjectReference{Name:${goQuote(str(r['name']))}}`, 'only name may be set'));
   });
   errs.push(...validateAffinity(s['affinity'], `${path}.affinity`));
   errs.push(...validateDNSConfig(s['dnsConfig'], dnsPolicy, `${path}.dnsConfig`));
@@ -241,7 +242,7 @@ export function validatePodUpdate(pod: J, old: J): FieldError[] {
     if (v < 0 || v > MAX_INT32) return [...errs, field.invalid('spec.activeDeadlineSeconds', v, inclusiveRangeError(0, MAX_INT32))];
     if (isSet(oldAds) && Number(oldAds) < v) return [...errs, field.invalid('spec.activeDeadlineSeconds', v, 'must be less than or equal to previous value')];
   } else if (isSet(oldAds)) {
-    errs.push(field.invalid('spec.activeDeadlineSeconds', null, 'must not update from a positive integer to nil value'));
+    errs.push(goInvalid('spec.activeDeadlineSeconds', GO_NULL, 'must not update from a positive integer to nil value'));
   }
   // Only additions to tolerations (tolerationSeconds of existing ones may change).
   const newTols = arr(spec['tolerations']).map(obj);
@@ -274,7 +275,7 @@ export function validatePodUpdate(pod: J, old: J): FieldError[] {
     const oldSel = obj(oldSpec['nodeSelector']);
     const newSel = obj(munged['nodeSelector']);
     const changed = Object.entries(oldSel).some(([k, v]) => newSel[k] !== v);
-    if (changed) errs.push(field.invalid('spec.nodeSelector', newSel, 'only additions to the node selector are allowed'));
+    if (changed) errs.push(goInvalid('spec.nodeSelector', goMap(newSel), 'only additions to the node selector are allowed'));
     munged['nodeSelector'] = oldSpec['nodeSelector'];
   }
   if (!semanticEqual(munged, oldSpec)) {

@@ -25,7 +25,7 @@ const cases: [string, (s: J) => void, string[]][] = [
   ]],
   ['duplicate port names and ports', (s) => { s['ports'] = [{ name: 'a', port: 80, protocol: 'TCP' }, { name: 'a', port: 80, protocol: 'TCP' }]; }, [
     'spec.ports[1].name: Duplicate value: "a"',
-    'spec.ports[1]: Duplicate value: {"Name":"","Protocol":"TCP","AppProtocol":null,"Port":80,"TargetPort":0,"NodePort":0}',
+    'spec.ports[1]: Duplicate value: core.ServicePort{Name:"", Protocol:"TCP", AppProtocol:(*string)(nil), Port:80, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}',
   ]],
   ['protocol', (s) => { s['ports'] = [{ port: 80, protocol: 'HTTP' }]; }, ['spec.ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"']],
   ['targetPort name', (s) => { s['ports'] = [{ port: 80, protocol: 'TCP', targetPort: 'Web_Port' }]; }, [
@@ -38,7 +38,7 @@ const cases: [string, (s: J) => void, string[]][] = [
     'spec.clusterIPs[0]: Invalid value: "10.0.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
   ]],
   ['clusterIPs must follow clusterIP', (s) => { s['clusterIP'] = '10.0.0.1'; s['clusterIPs'] = ['10.0.0.2']; }, [
-    'spec.clusterIPs: Invalid value: ["10.0.0.2"]: first value must match `clusterIP`',
+    'spec.clusterIPs: Invalid value: []string{"10.0.0.2"}: first value must match `clusterIP`',
   ]],
   ['headless LoadBalancer', (s) => { s['type'] = 'LoadBalancer'; s['clusterIP'] = 'None'; s['clusterIPs'] = ['None']; s['externalTrafficPolicy'] = 'Cluster'; }, [
     `spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for LoadBalancer services`,
@@ -67,6 +67,6 @@ test('service: names must be DNS-1035 labels', () => {
 test('service update: cluster IPs may not change', () => {
   const old = svc((s) => { s['clusterIP'] = '10.0.0.1'; s['clusterIPs'] = ['10.0.0.1']; });
   const next = svc((s) => { s['clusterIP'] = '10.0.0.2'; s['clusterIPs'] = ['10.0.0.2']; });
-  assert.deepEqual(validateServiceUpdate(next, old).map(String), ['spec.clusterIPs[0]: Invalid value: ["10.0.0.2"]: may not change once set']);
+  assert.deepEqual(validateServiceUpdate(next, old).map(String), ['spec.clusterIPs[0]: Invalid value: []string{"10.0.0.2"}: may not change once set']);
   assert.deepEqual(validateServiceUpdate(old, old).map(String), []);
 });

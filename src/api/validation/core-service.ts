@@ -6,7 +6,8 @@
 import { FieldError, field } from '../../endpoints/status.ts';
 import { CIDR_ERROR, IP_ERROR, isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum, ipFamilyOf, parseCIDR } from './names.ts';
 import { validatePortNumOrName } from './core-containers.ts';
-import { type J, RenderedFieldError, arr, isSet, obj, str, validateLabels } from './util.ts';
+import { type J, arr, isSet, obj, str, validateLabels } from './util.ts';
+import { GO_NULL, goDuplicate, goIntOrString, goInvalid, goQuote, goStrings } from './go-render.ts';
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
@@ -60,9 +61,9 @@ function validateClusterIPs(spec: J): FieldError[] {
   const ips = arr(spec['clusterIPs']).map(str);
   if (clusterIP) {
     if (ips.length === 0) errs.push(field.required('spec.clusterIPs'));
-    else if (ips[0] !== clusterIP) errs.push(field.invalid('spec.clusterIPs', ips, 'first value must match `clusterIP`'));
+    else if (ips[0] !== clusterIP) errs.push(goInvalid('spec.clusterIPs', goStrings(ips), 'first value must match `clusterIP`'));
   } else if (ips.length !== 0) {
-    errs.push(field.invalid('spec.clusterIPs', ips, 'must be empty when `clusterIP` is not specified'));
+    errs.push(goInvalid('spec.clusterIPs', goStrings(ips), 'must be empty when `clusterIP` is not specified'));
   }
   const families = arr(spec['ipFamilies']).map(str);
   const seen = new Set<string>();
@@ -79,7 +80,7 @@ function validateClusterIPs(spec: J): FieldError[] {
     if (i === 0 && ip === 'None') {
       if (ips.length > 1) {
         invalidIPs = true;
-        errs.push(field.invalid('spec.clusterIPs', ips, "'None' must be the first and only value"));
+        errs.push(goInvalid('spec.clusterIPs', goStrings(ips), "'None' must be the first and only value"));
       }
       return;
     }
@@ -88,9 +89,9 @@ function validateClusterIPs(spec: J): FieldError[] {
       errs.push(field.invalid(`spec.clusterIPs[${i}]`, ip, IP_ERROR));
     }
   });
-  if (ips.length > 2) errs.push(field.invalid('spec.clusterIPs', ips, 'may only hold up to 2 values'));
+  if (ips.length > 2) errs.push(goInvalid('spec.clusterIPs', goStrings(ips), 'may only hold up to 2 values'));
   if (invalidIPs) return errs;
-  if (ips.length > 1 && ipFamilyOf(ips[0]!) === ipFamilyOf(ips[1]!)) errs.push(field.invalid('spec.clusterIPs', ips, 'may specify no more than one IP for each IP family'));
+  if (ips.length > 1 && ipFamilyOf(ips[0]!) === ipFamilyOf(ips[1]!)) errs.push(goInvalid('spec.clusterIPs', goStrings(ips), 'may specify no more than one IP for each IP family'));
   if (!isHeadless(spec) && ips.length > 0 && families.length > 0) {
     ips.forEach((ip, i) => {
       if (i > families.length - 1) return;
@@ -164,8 +165,8 @@ export function validateService(svc: J): FieldError[] {
     const key = `${proto}/${String(p['port'])}`;
     // kube prints the internal ServicePort key struct as JSON with Go field names.
     if (portKeys.has(key)) {
-      errs.push(new RenderedFieldError('FieldValueDuplicate', `spec.ports[${i}]`,
-        `{"Name":"","Protocol":${JSON.stringify(proto)},"AppProtocol":null,"Port":${Number(p['port'])},"TargetPort":0,"NodePort":0}`, ''));
+      errs.push(goDuplicate(`spec.ports[${i}]`,
+        `core.ServicePort{Name:"", Protocol:${goQuote(proto)}, AppProtocol:(*string)(nil), Port:${Number(p['port'])}, TargetPort:${goIntOrString(0)}, NodePort:0}`));
     }
     portKeys.add(key);
   });
@@ -202,15 +203,18 @@ export function validateServiceUpdate(svc: J, old: J): FieldError[] {
     const ips = arr(spec['clusterIPs']).map(str);
     const oldIps = arr(oldSpec['clusterIPs']).map(str);
     if (ips.length === oldIps.length) {
-      oldIps.forEach((ip, i) => { if (ip !== ips[i]) errs.push(field.invalid(`spec.clusterIPs[${i}]`, ips, 'may not change once set')); });
+      const rendered = goStrings(spec['clusterIPs']);
+      oldIps.forEach((ip, i) => { if (ip !== ips[i]) errs.push(goInvalid(`spec.clusterIPs[${i}]`, rendered, 'may not change once set')); });
     } else if (oldIps.length > ips.length) {
-      if (ips.length === 0) errs.push(field.invalid('spec.clusterIPs[0]', ips, 'primary clusterIP can not be unset'));
-      if (oldIps.length > 0 && ips.length > 0 && ips[0] !== oldIps[0]) errs.push(field.invalid('spec.clusterIPs[0]', ips, 'may not change once set'));
+      const rendered = goStrings(spec['clusterIPs']);
+      if (ips.length === 0) errs.push(goInvalid('spec.clusterIPs[0]', rendered, 'primary clusterIP can not be unset'));
+      if (oldIps.length > 0 && ips.length > 0 && ips[0] !== oldIps[0]) errs.push(goInvalid('spec.clusterIPs[0]', rendered, 'may not change once set'));
       if (ips.length === 1 && spec['ipFamilyPolicy'] !== 'SingleStack') {
-        errs.push(field.invalid('spec.ipFamilyPolicy', spec['ipFamilyPolicy'] ?? null, "must be set to 'SingleStack' when releasing the secondary clusterIP"));
+        const policy = spec['ipFamilyPolicy'];
+        errs.push(goInvalid('spec.ipFamilyPolicy', isSet(policy) ? goQuote(str(policy)) : GO_NULL, "must be set to 'SingleStack' when releasing the secondary clusterIP"));
       }
     } else if (oldIps.length > 0 && ips[0] !== oldIps[0]) {
-      errs.push(field.invalid('spec.clusterIPs[0]', ips, 'may not change once set'));
+      errs.push(goInvalid('spec.clusterIPs[0]', goStrings(spec['clusterIPs']), 'may not change once set'));
     }
   }
   return [...errs, ...validateService(svc)];

@@ -7,7 +7,8 @@
  */
 import { FieldError, field } from '../../endpoints/status.ts';
 import { isDNS1123Subdomain, isQualifiedName } from './names.ts';
-import { type J, immutable, isSet, obj, str } from './util.ts';
+import { type J, immutable, isSet, obj, semanticEqual, str } from './util.ts';
+import { goImmutable, goQuote, goTime } from './go-render.ts';
 
 const LIMIT_128 = 128;
 const NOTE_LIMIT = 1024;
@@ -103,20 +104,27 @@ export function validateEventsV1(e: J): FieldError[] {
   return errs;
 }
 
+/** core.ObjectReference as kube's %#v prints it. */
+function goObjectReference(r: J): string {
+  const f = (k: string) => goQuote(str(r[k]));
+  return `core.ObjectReference{Kind:${f('kind')}, Namespace:${f('namespace')}, Name:${f('name')}, UID:${f('uid')}, APIVersion:${f('apiVersion')}, ResourceVersion:${f('resourceVersion')}, FieldPath:${f('fieldPath')}}`;
+}
+
 /** ValidateEventUpdate for events.k8s.io/v1: legacy checks, then most fields are fixed. */
 export function validateEventsV1Update(e: J, old: J): FieldError[] {
   const ev = internal(e, true);
   const o = internal(old, true);
   const errs = legacyValidate(ev, false);
-  errs.push(...immutable(ev.involvedObject, o.involvedObject, 'involvedObject'));
+  errs.push(...goImmutable(!semanticEqual(ev.involvedObject, o.involvedObject), 'involvedObject', goObjectReference(ev.involvedObject)));
   errs.push(...immutable(ev.reason, o.reason, 'reason'));
   errs.push(...immutable(ev.message, o.message, 'message'));
-  errs.push(...immutable(ev.source, o.source, 'source'));
-  errs.push(...immutable(ev.firstTimestamp, o.firstTimestamp, 'firstTimestamp'));
-  errs.push(...immutable(ev.lastTimestamp, o.lastTimestamp, 'lastTimestamp'));
+  errs.push(...goImmutable(!semanticEqual(ev.source, o.source), 'source',
+    `core.EventSource{Component:${goQuote(str(ev.source['component']))}, Host:${goQuote(str(ev.source['host']))}}`));
+  errs.push(...goImmutable(!semanticEqual(ev.firstTimestamp, o.firstTimestamp), 'firstTimestamp', goTime(ev.firstTimestamp)));
+  errs.push(...goImmutable(!semanticEqual(ev.lastTimestamp, o.lastTimestamp), 'lastTimestamp', goTime(ev.lastTimestamp)));
   errs.push(...immutable(ev.count, o.count, 'count'));
   errs.push(...immutable(ev.type, o.type, 'type'));
-  errs.push(...immutable(ev.eventTime, o.eventTime, 'eventTime'));
+  errs.push(...goImmutable(!semanticEqual(ev.eventTime, o.eventTime), 'eventTime', goTime(ev.eventTime)));
   errs.push(...immutable(ev.action, o.action, 'action'));
   errs.push(...immutable(ev.related, o.related, 'related'));
   errs.push(...immutable(ev.reportingController, o.reportingController, 'reportingController'));

@@ -10,7 +10,7 @@ const ing = (spec: J): J => ({ metadata: { name: 'i', namespace: 'd' }, spec });
 
 const ingressCases: [string, J, string[]][] = [
   ['valid', { rules: [{ host: '*.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend }] } }] }, []],
-  ['nothing', {}, ['spec: Invalid value: null: either `defaultBackend` or `rules` must be specified']],
+  ['nothing', {}, ['spec: Invalid value: []networking.IngressRule(nil): either `defaultBackend` or `rules` must be specified']],
   ['host', { rules: [{ host: '1.2.3.4' }, { host: 'a.*.com' }] }, [
     'spec.rules[0].host: Invalid value: "1.2.3.4": must be a DNS name, not an IP address',
     `spec.rules[1].host: Invalid value: "a.*.com": a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,

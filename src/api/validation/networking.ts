@@ -10,6 +10,7 @@ import {
   isValidPortNum, isWildcardDNS1123Subdomain, parseCIDR,
 } from './names.ts';
 import { type J, arr, intOrString, isObj, isSet, obj, str, validateLabelSelector } from './util.ts';
+import { goInvalid, goStrings } from './go-render.ts';
 
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
 const INVALID_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
@@ -78,7 +79,7 @@ export function validateIngress(ing: J): FieldError[] {
   const errs: FieldError[] = [];
   const rules = arr(spec['rules']);
   if (rules.length === 0 && !isSet(spec['defaultBackend'])) {
-    errs.push(field.invalid('spec', spec['rules'] ?? null, 'either `defaultBackend` or `rules` must be specified'));
+    errs.push(goInvalid('spec', Array.isArray(spec['rules']) ? '[]networking.IngressRule{}' : '[]networking.IngressRule(nil)', 'either `defaultBackend` or `rules` must be specified'));
   }
   if (isSet(spec['defaultBackend'])) errs.push(...validateBackend(obj(spec['defaultBackend']), 'spec.defaultBackend'));
   rules.forEach((raw, i) => {
@@ -224,7 +225,7 @@ export function validateNetworkPolicy(np: J): FieldError[] {
     arr(r['ports']).forEach((p, j) => errs.push(...validatePort(obj(p), `spec.egress[${i}].ports[${j}]`)));
   });
   const types = arr(spec['policyTypes']);
-  if (types.length > 2) return [...errs, field.invalid('spec.policyTypes', types, 'may not specify more than two policyTypes')];
+  if (types.length > 2) return [...errs, goInvalid('spec.policyTypes', goStrings(types, '[]networking.PolicyType'), 'may not specify more than two policyTypes')];
   types.forEach((t, i) => {
     if (t !== 'Ingress' && t !== 'Egress') errs.push(field.notSupported(`spec.policyTypes[${i}]`, t, ['Ingress', 'Egress']));
   });

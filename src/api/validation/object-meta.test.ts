@@ -28,13 +28,13 @@ const cases: [string, Record<string, unknown>, string[], typeof ns | { namespace
     { apiVersion: 'v1', kind: 'A', name: 'x', uid: '1', controller: true },
     { apiVersion: 'v1', kind: 'B', name: 'y', uid: '2', controller: true },
   ] }, [
-    'metadata.ownerReferences: Invalid value: [{"apiVersion":"v1","kind":"A","name":"x","uid":"1","controller":true},{"apiVersion":"v1","kind":"B","name":"y","uid":"2","controller":true}]: Only one reference can have Controller set to true. Found "true" in references for A/x and B/y',
+    'metadata.ownerReferences: Invalid value: []v1.OwnerReference{v1.OwnerReference{APIVersion:"v1", Kind:"A", Name:"x", UID:"1", Controller:(*bool)(0xc000000000), BlockOwnerDeletion:(*bool)(nil)}, v1.OwnerReference{APIVersion:"v1", Kind:"B", Name:"y", UID:"2", Controller:(*bool)(0xc000000000), BlockOwnerDeletion:(*bool)(nil)}}: Only one reference can have Controller set to true. Found "true" in references for A/x and B/y',
   ], ns],
   ['event owner banned', { name: 'a', namespace: 'd', ownerReferences: [{ apiVersion: 'v1', kind: 'Event', name: 'e', uid: '1' }] }, [
-    'metadata.ownerReferences: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"1"}: /v1, Kind=Event is disallowed from being an owner',
+    'metadata.ownerReferences: Invalid value: v1.OwnerReference{APIVersion:"v1", Kind:"Event", Name:"e", UID:"1", Controller:(*bool)(nil), BlockOwnerDeletion:(*bool)(nil)}: /v1, Kind=Event is disallowed from being an owner',
   ], ns],
   ['finalizers', { name: 'a', namespace: 'd', finalizers: ['orphan', 'foregroundDeletion', 'custom'] }, [
-    'metadata.finalizers: Invalid value: ["orphan","foregroundDeletion","custom"]: finalizer orphan and foregroundDeletion cannot be both set',
+    'metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion", "custom"}: finalizer orphan and foregroundDeletion cannot be both set',
     'metadata.finalizers[2]: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified',
   ], ns],
 ];

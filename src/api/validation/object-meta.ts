@@ -8,7 +8,8 @@ import { FieldError, field } from '../../endpoints/status.ts';
 import {
   isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName, isValidPathSegmentPrefix,
 } from './names.ts';
-import { FIELD_IMMUTABLE, arr, goStringSlice, isObj, nonNegative, semanticEqual, str, validateLabels } from './util.ts';
+import { FIELD_IMMUTABLE, arr, goStringSlice, immutable, isObj, isSet, nonNegative, semanticEqual, str, validateLabels } from './util.ts';
+import { GO_NULL, goInvalid, goOwnerReference, goStrings, goTime } from './go-render.ts';
 
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 const FIELD_MANAGER_MAX_LENGTH = 128;
@@ -67,11 +68,11 @@ export function validateOwnerReferences(refs: unknown, path: string): FieldError
     if (!kind) errs.push(field.invalid(`${path}.kind`, kind, 'kind must not be empty'));
     if (!str(ref['name'])) errs.push(field.invalid(`${path}.name`, str(ref['name']), 'name must not be empty'));
     if (!str(ref['uid'])) errs.push(field.invalid(`${path}.uid`, str(ref['uid']), 'uid must not be empty'));
-    if (group === '' && version === 'v1' && kind === 'Event') errs.push(field.invalid(path, ref, '/v1, Kind=Event is disallowed from being an owner'));
+    if (group === '' && version === 'v1' && kind === 'Event') errs.push(goInvalid(path, goOwnerReference(ref), '/v1, Kind=Event is disallowed from being an owner'));
     if (ref['controller'] === true) {
       const cur = `${kind}/${str(ref['name'])}`;
       if (firstController) {
-        errs.push(field.invalid(path, refs, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${cur}`));
+        errs.push(goInvalid(path, `[]v1.OwnerReference{${arr(refs).map(goOwnerReference).join(', ')}}`, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${cur}`));
       } else firstController = cur;
     }
   }
@@ -96,7 +97,7 @@ function validateFinalizers(finalizers: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const f of list) errs.push(...validateFinalizerName(f, path));
   if (list.includes('orphan') && list.includes('foregroundDeletion')) {
-    errs.push(field.invalid(path, list, 'finalizer orphan and foregroundDeletion cannot be both set'));
+    errs.push(goInvalid(path, goStrings(list), 'finalizer orphan and foregroundDeletion cannot be both set'));
   }
   return errs;
 }
@@ -175,9 +176,11 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, path
   for (const k of ['name', 'namespace', 'uid']) {
     if (str(m[k]) !== str(o[k])) errs.push(field.invalid(`${path}.${k}`, str(m[k]), FIELD_IMMUTABLE));
   }
-  for (const k of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds']) {
-    if (!semanticEqual(m[k], o[k])) errs.push(field.invalid(`${path}.${k}`, m[k] ?? null, FIELD_IMMUTABLE));
+  if (!semanticEqual(m['creationTimestamp'], o['creationTimestamp'])) errs.push(goInvalid(`${path}.creationTimestamp`, goTime(m['creationTimestamp']), FIELD_IMMUTABLE));
+  if (!semanticEqual(m['deletionTimestamp'], o['deletionTimestamp'])) {
+    errs.push(goInvalid(`${path}.deletionTimestamp`, isSet(m['deletionTimestamp']) ? goTime(m['deletionTimestamp']) : GO_NULL, FIELD_IMMUTABLE));
   }
+  errs.push(...immutable(m['deletionGracePeriodSeconds'], o['deletionGracePeriodSeconds'], `${path}.deletionGracePeriodSeconds`));
   errs.push(...validateLabels(m['labels'], `${path}.labels`));
   errs.push(...validateAnnotations(m['annotations'], `${path}.annotations`));
   errs.push(...validateOwnerReferences(m['ownerReferences'], `${path}.ownerReferences`));

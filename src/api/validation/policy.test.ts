@@ -9,7 +9,7 @@ test('pdb: minAvailable xor maxUnavailable, int or percent', () => {
     'spec: Invalid value: {"minAvailable":1,"maxUnavailable":"10%"}: minAvailable and maxUnavailable cannot be both set',
   ]);
   assert.deepEqual(validatePodDisruptionBudget({ spec: { minAvailable: -1 } }).map(String), ['spec.minAvailable: Invalid value: -1: must be greater than or equal to 0']);
-  assert.deepEqual(validatePodDisruptionBudget({ spec: { maxUnavailable: '150%' } }).map(String), ['spec.maxUnavailable: Invalid value: "150%": must not be greater than 100%']);
+  assert.deepEqual(validatePodDisruptionBudget({ spec: { maxUnavailable: '150%' } }).map(String), ['spec.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%']);
   assert.deepEqual(validatePodDisruptionBudget({ spec: { unhealthyPodEvictionPolicy: 'Never' } }).map(String), [
     'spec.unhealthyPodEvictionPolicy: Unsupported value: "Never": supported values: "AlwaysAllow", "IfHealthyBudget"',
   ]);

@@ -12,10 +12,10 @@ test('role rules', () => {
   assert.deepEqual(validateRole({ rules: [{ resources: ['pods'] }, { verbs: ['get'], nonResourceURLs: ['/healthz'] }] }).map(String), [
     'rules[0].verbs: Required value: verbs must contain at least one value',
     'rules[0].apiGroups: Required value: resource rules must supply at least one api group',
-    'rules[1].nonResourceURLs: Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs',
+    'rules[1].nonResourceURLs: Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs',
   ]);
   assert.deepEqual(validateClusterRole({ rules: [{ verbs: ['get'], nonResourceURLs: ['/x'], resources: ['pods'] }] }).map(String), [
-    'rules[0].nonResourceURLs: Invalid value: ["/x"]: rules cannot apply to both regular resources and non-resource URLs',
+    'rules[0].nonResourceURLs: Invalid value: []string{"/x"}: rules cannot apply to both regular resources and non-resource URLs',
   ]);
   assert.deepEqual(validateClusterRole({ aggregationRule: {} }).map(String), [
     'aggregationRule.clusterRoleSelectors: Required value: at least one clusterRoleSelector required if aggregationRule is non-nil',
@@ -46,7 +46,7 @@ test('binding update: roleRef is immutable', () => {
   const old: J = { roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'view' }, subjects: [] };
   const next: J = { roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'edit' }, subjects: [] };
   assert.deepEqual(validateRoleBindingUpdate(next, old).map(String), [
-    `roleRef: Invalid value: {"APIGroup":"${G}","Kind":"ClusterRole","Name":"edit"}: cannot change roleRef`,
+    `roleRef: Invalid value: rbac.RoleRef{APIGroup:"${G}", Kind:"ClusterRole", Name:"edit"}: cannot change roleRef`,
   ]);
   assert.deepEqual(validateRoleBindingUpdate(old, old).map(String), []);
 });

@@ -5,7 +5,8 @@
  */
 import { FieldError, field } from '../../endpoints/status.ts';
 import { isDNS1123Subdomain, isValidPathSegmentName } from './names.ts';
-import { type J, RenderedFieldError, arr, isSet, obj, str, validateLabelSelector } from './util.ts';
+import { type J, arr, isSet, obj, str, validateLabelSelector } from './util.ts';
+import { goInvalid, goQuote, goStrings } from './go-render.ts';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
@@ -15,9 +16,9 @@ function validatePolicyRule(rule: J, namespaced: boolean, path: string): FieldEr
   if (arr(rule['verbs']).length === 0) errs.push(field.required(`${path}.verbs`, 'verbs must contain at least one value'));
   const nonResourceURLs = arr(rule['nonResourceURLs']);
   if (nonResourceURLs.length > 0) {
-    if (namespaced) errs.push(field.invalid(`${path}.nonResourceURLs`, nonResourceURLs, 'namespaced rules cannot apply to non-resource URLs'));
+    if (namespaced) errs.push(goInvalid(`${path}.nonResourceURLs`, goStrings(nonResourceURLs), 'namespaced rules cannot apply to non-resource URLs'));
     if (arr(rule['apiGroups']).length > 0 || arr(rule['resources']).length > 0 || arr(rule['resourceNames']).length > 0) {
-      errs.push(field.invalid(`${path}.nonResourceURLs`, nonResourceURLs, 'rules cannot apply to both regular resources and non-resource URLs'));
+      errs.push(goInvalid(`${path}.nonResourceURLs`, goStrings(nonResourceURLs), 'rules cannot apply to both regular resources and non-resource URLs'));
     }
     return errs;
   }
@@ -85,16 +86,16 @@ function validateBinding(binding: J, cluster: boolean): FieldError[] {
 export const validateRoleBinding = (b: J) => validateBinding(b, false);
 export const validateClusterRoleBinding = (b: J) => validateBinding(b, true);
 
-/** The internal rbac.RoleRef as kube prints it (no json tags on internal types). */
+/** The internal rbac.RoleRef as kube's %#v prints it. */
 function renderRoleRef(ref: J): string {
-  return `{"APIGroup":${JSON.stringify(str(ref['apiGroup']))},"Kind":${JSON.stringify(str(ref['kind']))},"Name":${JSON.stringify(str(ref['name']))}}`;
+  return `rbac.RoleRef{APIGroup:${goQuote(str(ref['apiGroup']))}, Kind:${goQuote(str(ref['kind']))}, Name:${goQuote(str(ref['name']))}}`;
 }
 
 function roleRefUnchanged(b: J, old: J): FieldError[] {
   const a = obj(b['roleRef']);
   const o = obj(old['roleRef']);
   const same = str(a['apiGroup']) === str(o['apiGroup']) && str(a['kind']) === str(o['kind']) && str(a['name']) === str(o['name']);
-  return same ? [] : [new RenderedFieldError('FieldValueInvalid', 'roleRef', renderRoleRef(a), 'cannot change roleRef')];
+  return same ? [] : [goInvalid('roleRef', renderRoleRef(a), 'cannot change roleRef')];
 }
 
 export const validateRoleBindingUpdate = (b: J, old: J) => [...validateRoleBinding(b), ...roleRefUnchanged(b, old)];

@@ -68,9 +68,14 @@ export function nonNegative(value: unknown, path: string): FieldError[] {
   return typeof value === 'number' && value < 0 ? [field.invalid(path, value, IS_NEGATIVE)] : [];
 }
 
-/** ValidateImmutableField: the new value (null when unset), `field is immutable`. */
+/**
+ * ValidateImmutableField: `field is immutable` with the new value; an unset (nil pointer) value prints as
+ * "null". Callers with typed structs (selectors, ...) render those themselves (go-render.ts).
+ */
 export function immutable(newVal: unknown, oldVal: unknown, path: string): FieldError[] {
-  return semanticEqual(newVal, oldVal) ? [] : [field.invalid(path, newVal ?? null, FIELD_IMMUTABLE)];
+  if (semanticEqual(newVal, oldVal)) return [];
+  if (newVal === undefined || newVal === null) return [new RenderedFieldError('FieldValueInvalid', path, '"null"', FIELD_IMMUTABLE)];
+  return [field.invalid(path, newVal, FIELD_IMMUTABLE)];
 }
 
 /** metav1 validation.ValidateLabelName */
