@@ -70,8 +70,11 @@ export interface GroupVersionKind {
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
-/** How metadata.name is validated for a resource (kube-apiserver's per-resource name validators). */
-export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment' | 'none';
+/**
+ * How metadata.name is validated for a resource (kube-apiserver's per-resource name validators).
+ * `dns1035-label` is the Service rule: a label that must also start with a letter.
+ */
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment' | 'none';
 
 /** A Table column: the definition kube-apiserver sends, and how to compute the cell from an object. */
 export interface TableColumn {

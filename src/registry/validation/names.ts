@@ -7,6 +7,7 @@ import type { NameRule } from '../../api/types.ts';
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
+const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const qnameCharFmt = '[A-Za-z0-9]';
 const qnameExtCharFmt = '[-A-Za-z0-9_.]';
 const qualifiedNameFmt = `(${qnameCharFmt}${qnameExtCharFmt}*)?${qnameCharFmt}`;
@@ -14,11 +15,13 @@ const labelValueFmt = `(${qualifiedNameFmt})?`;
 
 const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
 const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
+const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
 const qualifiedNameRe = new RegExp(`^${qualifiedNameFmt}$`);
 const labelValueRe = new RegExp(`^${labelValueFmt}$`);
 
 const dns1123LabelErrMsg = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
 const dns1123SubdomainErrMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const dns1035LabelErrMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 const qualifiedNameErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const labelValueErrMsg = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
@@ -51,6 +54,14 @@ export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
   if (byteLen(value) > 253) errs.push(maxLenError(253));
   if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'));
+  return errs;
+}
+
+/** IsDNS1035Label: unlike a DNS-1123 label, the first character must be a letter (Service names). */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLen(value) > 63) errs.push(maxLenError(63));
+  if (!dns1035LabelRe.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
   return errs;
 }
 
@@ -110,6 +121,8 @@ export function nameValidator(rule: NameRule): NameValidator {
       return (n, prefix) => isDNS1123Subdomain(prefix ? maskTrailingDash(n) : n);
     case 'dns1123-label':
       return (n, prefix) => isDNS1123Label(prefix ? maskTrailingDash(n) : n);
+    case 'dns1035-label':
+      return (n, prefix) => isDNS1035Label(prefix ? maskTrailingDash(n) : n);
     case 'path-segment':
       return (n, prefix) => (prefix ? isValidPathSegmentPrefix(n) : isValidPathSegmentName(n));
     case 'none':
