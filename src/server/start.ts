@@ -14,6 +14,7 @@ import { shareWatches } from '../storage/cacher/shared-watch.ts';
 import { Catalog } from '../api/catalog.ts';
 import { createRegistry } from '../registry/registry.ts';
 import { startControllers } from '../controllers/index.ts';
+import { startGarbageCollector } from '../controllers/garbage-collector/index.ts';
 import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
 import { createOpenApiEndpoint } from '../endpoints/openapi/index.ts';
 
@@ -90,6 +91,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, apiServer: { host: o.advertiseAddress, port: server.port }, log: o.log });
       // Controllers stop after the listener closed (registered later = unwound earlier, so insert before it).
       cleanups.splice(cleanups.length - 1, 0, () => controllers.stop());
+      // kube-controller-manager's garbage collector: cascading deletion and the orphan/foreground finalizers.
+      if (o.garbageCollector) {
+        const gc = await startGarbageCollector({ registry, catalog, log: o.log });
+        cleanups.splice(cleanups.length - 1, 0, () => gc.stop());
+      }
     }
     server.markStarted();
 
