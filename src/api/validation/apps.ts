@@ -175,7 +175,7 @@ export function validateDaemonSet(ds: J): FieldError[] {
   const spec = obj(ds['spec']);
   const errs: FieldError[] = [];
   const selector = spec['selector'];
-  if (!isSet(selector)) errs.push(field.required('spec.selector'));
+  // No Required check here (unlike Deployments): a missing selector matches nothing and fails the label match.
   errs.push(...validateLabelSelector(selector, 'spec.selector'));
   const labels = strMap(obj(obj(spec['template'])['metadata'])['labels']);
   if (selectorParses(selector) && !selectorMatches(selector, labels)) {

@@ -32,6 +32,14 @@ test('job: valid, restartPolicy, negative counts', () => {
   ]);
 });
 
+test('job: a generated selector must be the generated one', () => {
+  const j = job((s) => { s['selector'] = { matchLabels: { a: 'b' } }; });
+  assert.deepEqual(validateJob(j).map(String), [
+    'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"a":"b"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: `selector` not auto-generated',
+    'spec.template.metadata.labels: Invalid value: map[string]string{"batch.kubernetes.io/controller-uid":"1234", "batch.kubernetes.io/job-name":"j", "controller-uid":"1234", "job-name":"j"}: `selector` does not match template `labels`',
+  ]);
+});
+
 test('job: manual selector must match; indexed needs completions', () => {
   const manual = job((s) => { s['manualSelector'] = true; s['selector'] = { matchLabels: { a: 'b' } }; s['template'] = podTemplate('Never', { a: 'c' }); });
   assert.deepEqual(validateJob(manual).map(String), ['spec.template.metadata.labels: Invalid value: map[string]string{"a":"c"}: `selector` does not match template `labels`']);

@@ -61,11 +61,13 @@ export function validateJob(job: J): FieldError[] {
   const labels = strMap(obj(obj(spec['template'])['metadata'])['labels']);
   if (spec['manualSelector'] !== true && isSet(spec['selector'])) {
     const uid = str(meta['uid']);
+    if (!uid) errs.push(field.required('metadata.uid'));
     for (const [key, want] of [['controller-uid', uid], ['job-name', str(meta['name'])], [CONTROLLER_UID, uid], ['batch.kubernetes.io/job-name', str(meta['name'])]] as const) {
       if (!(key in labels)) errs.push(field.required(`spec.template.metadata.labels[${key}]`, `must be '${want}'`));
       else if (labels[key] !== want) errs.push(goInvalid(`spec.template.metadata.labels[${key}]`, goMap(labels), `must be '${want}'`));
     }
-    if (!selectorMatches(spec['selector'], { [CONTROLLER_UID]: uid })) {
+    const expected = { 'controller-uid': uid, 'job-name': str(meta['name']), [CONTROLLER_UID]: uid, 'batch.kubernetes.io/job-name': str(meta['name']) };
+    if (!selectorMatches(spec['selector'], expected)) {
       errs.push(goInvalid('spec.selector', goLabelSelector(spec['selector']), '`selector` not auto-generated'));
     }
   }
