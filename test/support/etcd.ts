@@ -256,6 +256,17 @@ export async function startEtcdCluster(opts: StartEtcdOptions & { readonly membe
   const bin = findEtcdBinary();
   if (!bin) return undefined;
   installExitHook();
+  // A port found free can be taken by a parallel test before etcd binds it: then try fresh ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchCluster(bin, opts);
+    } catch (err) {
+      if (attempt >= 3 || !/address already in use/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function launchCluster(bin: string, opts: StartEtcdOptions & { readonly members: number }): Promise<EtcdCluster> {
   const plans: MemberPlan[] = [];
   for (let i = 0; i < opts.members; i++) plans.push(await planMember(`keelson-test-${i}`, opts.tls !== undefined));
   const cluster = {
@@ -264,15 +275,7 @@ export async function startEtcdCluster(opts: StartEtcdOptions & { readonly membe
     token: `keelson-test-${process.pid}-${plans[0]!.dataDir}`,
   };
   const members = plans.map(
-    (m) =>
-      new Member(
-        bin,
-        memberArgs(m, cluster, opts),
-        m.endpoint,
-        m.dataDir,
-        m.healthBase,
-        opts.readyTimeoutMs ?? 15_000,
-      ),
+    (m) => new Member(bin, memberArgs(m, cluster, opts), m.endpoint, m.dataDir, m.healthBase, opts.readyTimeoutMs ?? 15_000),
   );
   try {
     for (const m of members) m.spawn();
