@@ -9,3 +9,4 @@ export { removeItems, normalizeTyped } from './remove.ts';
 export { resetFields } from './reset-fields.ts';
 export { managerOrUserAgent, fieldManagerProblems } from './manager-name.ts';
 export { validateApplied, typedPatchError } from './validate.ts';
+export { toScale, toParent, SCALE_API_VERSION, type ScaleMapping } from './scale.ts';

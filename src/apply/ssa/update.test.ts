@@ -138,3 +138,19 @@ test('manager from fieldManager, else the User-Agent prefix', async () => {
   assert.deepEqual(fieldManagerProblems('ok'), []);
   assert.deepEqual(fieldManagerProblems('a\tb'), [{ type: 'Invalid', detail: 'invalid character U+0009 (at position 1)' }]);
 });
+
+test('kubectl scale: ownership of replicas moves through the Scale to a scale entry on the parent', async () => {
+  const { toScale, toParent } = await import('./scale.ts');
+  const deploy: Obj = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 1, minReadySeconds: 5 } };
+  const parent = updateT({ old: undefined, updated: deploy, manager: 'kubectl-create', apiVersion: 'apps/v1', now: T0 }).object;
+  const scaleEntries = toScale({ parentEntries: parent.metadata.managedFields, parentApiVersion: 'apps/v1' });
+  assert.deepEqual(scaleEntries, [{ manager: 'kubectl-create', operation: 'Update', apiVersion: 'autoscaling/v1', time: T0, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } }]);
+  const oldScale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'd', managedFields: scaleEntries }, spec: { replicas: 1 } };
+  const newScale = { ...oldScale, spec: { replicas: 3 } };
+  const r = updateT({ old: oldScale, updated: newScale, manager: 'kubectl', apiVersion: 'autoscaling/v1', subresource: 'scale', now: T1 });
+  const entries = toParent({ parentEntries: parent.metadata.managedFields, parentApiVersion: 'apps/v1', scaleEntries: r.managedFields as never });
+  assert.deepEqual(entries, [
+    { manager: 'kubectl', operation: 'Update', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, subresource: 'scale' },
+    { manager: 'kubectl-create', operation: 'Update', apiVersion: 'apps/v1', time: T0, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:minReadySeconds': {} } } },
+  ]);
+});
