@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import http2 from 'node:http2';
@@ -67,4 +67,33 @@ void test('keelson CLI: unknown flag exits 1 with pflag\'s message', { timeout: 
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
   assert.equal(code, 1);
   assert.equal(stderr, 'Error: unknown flag: --nope\n');
+});
+
+void test('keelson CLI: a bad --runtime-config prints Error: <message> and exits 1 before anything starts', async () => {
+  const { main } = await import('./main.ts');
+  const dir = mkdtempSync(path.join(tmpdir(), 'keelson-cli-rc-'));
+  try {
+    const cases: Array<[string, string]> = [
+      ['foo.example/v9=true', 'unknown api groups foo.example/v9'],
+      ['api/all=maybe', 'invalid value of api/all: maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax'],
+      ['apps/v1/deployments=false', 'runtime-config setting apps/v1/deployments is a resource, not a group version: per-resource settings are not supported'],
+    ];
+    for (const [setting, message] of cases) {
+      let out = '';
+      let err = '';
+      const code = await main(['--secure-port=0', `--data-dir=${dir}`, `--runtime-config=${setting}`], {
+        stdout: (s) => { out += s; },
+        stderr: (s) => { err += s; },
+        untilSignal: () => new Promise<string>(() => {}),
+      });
+      assert.equal(code, 1, setting);
+      assert.equal(out, '', setting);
+      const lines = err.split('\n').filter((l) => l && !l.startsWith('W '));
+      assert.deepEqual(lines, [`Error: ${message}`], setting);
+      // Nothing started: no PKI was written into the data dir.
+      assert.equal(existsSync(path.join(dir, 'ca.crt')), false, setting);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

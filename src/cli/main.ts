@@ -32,6 +32,20 @@ function waitForSignal(): Promise<string> {
   });
 }
 
+/** The RuntimeConfigError message `Catalog.builtin` raises for these settings, or undefined when they are valid. */
+async function checkRuntimeConfig(runtimeConfig: Record<string, string> | undefined): Promise<string | undefined> {
+  // Imported lazily, like the server, so `--help` stays light.
+  const { Catalog } = await import('../api/catalog.ts');
+  const { RuntimeConfigError } = await import('../api/resources/runtime-config.ts');
+  try {
+    Catalog.builtin({ runtimeConfig });
+    return undefined;
+  } catch (err) {
+    if (err instanceof RuntimeConfigError) return err.message;
+    throw err;
+  }
+}
+
 /** Runs the command; resolves with the exit code once the server has stopped. */
 export async function main(argv: readonly string[] = process.argv.slice(2), io: MainIo = defaultIo): Promise<number> {
   let cfg;
@@ -54,6 +68,12 @@ export async function main(argv: readonly string[] = process.argv.slice(2), io: 
   }
   const log = (line: string): void => io.stderr(`${line}\n`);
   for (const n of cfg.notices) log(`W ${n}`);
+  // A bad --runtime-config is a flag error: report it before anything is written or opened (PKI, store).
+  const runtimeConfigError = await checkRuntimeConfig(cfg.options.runtimeConfig);
+  if (runtimeConfigError !== undefined) {
+    io.stderr(`Error: ${runtimeConfigError}\n`);
+    return 1;
+  }
   // Imported here so `--help` and flag errors do not load storage engines.
   // Listen for signals before starting, so a SIGTERM during start still ends in a clean stop.
   const signalled = (io.untilSignal ?? waitForSignal)();
