@@ -61,7 +61,7 @@ test('statefulset: policies, selector, update restrictions', () => {
     selector: { matchLabels: { app: 'web' } }, template: template(), serviceName: 'web' } };
   assert.deepEqual(validateStatefulSet(ss).map(String), [
     `spec.podManagementPolicy: Invalid value: "Random": must be 'OrderedReady' or 'Parallel'`,
-    `spec.updateStrategy.rollingUpdate: Invalid value: {"partition":0}: only allowed for updateStrategy 'RollingUpdate'`,
+    `spec.updateStrategy.rollingUpdate: Invalid value: apps.RollingUpdateStatefulSetStrategy{Partition:(*int32)(0xc000000000), MaxUnavailable:(*intstr.IntOrString)(nil)}: only allowed for updateStrategy 'RollingUpdate'`,
   ]);
   const ok: J = { spec: { replicas: 1, podManagementPolicy: 'OrderedReady', updateStrategy: { type: 'RollingUpdate' }, selector: { matchLabels: { app: 'web' } }, template: template(), serviceName: 'web' } };
   const changed: J = structuredClone(ok);

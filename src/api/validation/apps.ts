@@ -8,7 +8,7 @@
 import { FieldError, field } from '../../endpoints/status.ts';
 import { isValidPercent } from './names.ts';
 import { validatePodTemplateSpec } from './core-pod.ts';
-import { GO_NULL, goImmutable, goIntOrString, goInvalid, goLabelSelector, goMap, goNotSupported, goQuote } from './go-render.ts';
+import { GO_NULL, goImmutable, goIntOrString, goInvalid, goLabelSelector, goMap, goNotSupported, goPtr, goQuote } from './go-render.ts';
 import {
   type J, immutable, intOrString, isSet, nonNegative, obj, selectorIsEmpty, selectorMatches, selectorParses,
   semanticEqual, str, strMap, validateLabelSelector,
@@ -141,7 +141,11 @@ export function validateStatefulSet(ss: J): FieldError[] {
   const us = obj(spec['updateStrategy']);
   const usType = str(us['type']);
   if (usType === 'OnDelete') {
-    if (isSet(us['rollingUpdate'])) errs.push(field.invalid('spec.updateStrategy.rollingUpdate', us['rollingUpdate'], "only allowed for updateStrategy 'RollingUpdate'"));
+    if (isSet(us['rollingUpdate'])) {
+      const ru = obj(us['rollingUpdate']);
+      const rendered = `apps.RollingUpdateStatefulSetStrategy{Partition:${goPtr(ru['partition'], 'int32')}, MaxUnavailable:${goPtr(ru['maxUnavailable'], 'intstr.IntOrString')}}`;
+      errs.push(goInvalid('spec.updateStrategy.rollingUpdate', rendered, "only allowed for updateStrategy 'RollingUpdate'"));
+    }
   } else if (usType === 'RollingUpdate') {
     const ru = obj(us['rollingUpdate']);
     if (isSet(ru['partition'])) errs.push(...nonNegative(ru['partition'], 'spec.updateStrategy.rollingUpdate.partition'));

@@ -59,6 +59,11 @@ export function goOwnerReference(v: unknown): string {
   return `v1.OwnerReference{APIVersion:${goQuote(str(r['apiVersion']))}, Kind:${goQuote(str(r['kind']))}, Name:${goQuote(str(r['name']))}, UID:${goQuote(str(r['uid']))}, Controller:${ptr('controller')}, BlockOwnerDeletion:${ptr('blockOwnerDeletion')}}`;
 }
 
+/** A pointer field inside a %#v struct: nil, or an address (a placeholder; real addresses vary per request). */
+export function goPtr(v: unknown, type: string): string {
+  return isSet(v) ? `(*${type})(0xc000000000)` : `(*${type})(nil)`;
+}
+
 /** A nil pointer's bad value. */
 export const GO_NULL = '"null"';
 

@@ -4,6 +4,7 @@
 import { FieldError, field } from '../../endpoints/status.ts';
 import { notMoreThan100Percent, validatePositiveIntOrPercent } from './apps.ts';
 import { type J, isSet, obj, validateLabelSelector } from './util.ts';
+import { goInvalid, goPtr } from './go-render.ts';
 
 const EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];
 
@@ -11,7 +12,9 @@ export function validatePodDisruptionBudget(pdb: J): FieldError[] {
   const spec = obj(pdb['spec']);
   const errs: FieldError[] = [];
   if (isSet(spec['minAvailable']) && isSet(spec['maxUnavailable'])) {
-    errs.push(field.invalid('spec', spec, 'minAvailable and maxUnavailable cannot be both set'));
+    const rendered = `policy.PodDisruptionBudgetSpec{MinAvailable:${goPtr(spec['minAvailable'], 'intstr.IntOrString')}, Selector:${goPtr(spec['selector'], 'v1.LabelSelector')}, `
+      + `MaxUnavailable:${goPtr(spec['maxUnavailable'], 'intstr.IntOrString')}, UnhealthyPodEvictionPolicy:${goPtr(spec['unhealthyPodEvictionPolicy'], 'policy.UnhealthyPodEvictionPolicyType')}}`;
+    errs.push(goInvalid('spec', rendered, 'minAvailable and maxUnavailable cannot be both set'));
   }
   for (const k of ['minAvailable', 'maxUnavailable']) {
     if (!isSet(spec[k])) continue;
