@@ -211,3 +211,17 @@ test('apply bodies that do not fit the schema: the 500 kube answers, with SMD me
     'failed to create typed patch object (/d; apps/v1, Kind=Deployment): .spec.template.spec.containers: duplicate entries for key [name="a"]');
   assert.match(err({ ...cm({}), data: { a: 1 }, immutable: 'no' }), /: errors:\n  \.data\.a: expected string, got .*\n  \.immutable: expected boolean, got &\{no\}$/);
 });
+
+test('kubectl server-side apply takes over what its client-side last-applied annotation still describes', () => {
+  const lastApplied = JSON.stringify(cm({ a: '1', b: '1' }));
+  const csa = (data: Record<string, string>): Obj => updateT({ old: undefined, updated: cm(data, { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': lastApplied } }), manager: 'kubectl-client-side-apply', apiVersion: 'v1', now: T0 }).object;
+  const r = applyT({ live: csa({ a: '1', b: '1' }), applied: cm({ a: '2', b: '1' }), manager: 'kubectl', force: false, apiVersion: 'v1', now: T1 });
+  assert.equal(r.object.data.a, '2');
+  // The annotation is kept in sync with what kubectl applied.
+  assert.equal(JSON.parse(r.object.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).data.a, '2');
+  // A field changed since the last client-side apply still conflicts.
+  assert.throws(() => applyT({ live: csa({ a: '9', b: '1' }), applied: cm({ a: '2', b: '1' }), manager: 'kubectl', force: false, apiVersion: 'v1', now: T1 }),
+    (e: unknown) => e instanceof ConflictError && e.message === 'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.a');
+  // Other managers get no such leniency.
+  assert.throws(() => applyT({ live: csa({ a: '1', b: '1' }), applied: cm({ a: '2' }), manager: 'other', force: false, apiVersion: 'v1', now: T1 }), ConflictError);
+});

@@ -23,6 +23,8 @@ import { normalizeTyped } from './remove.ts';
 import { recordUpdate, withManagedFields, type ManagedFieldsResult } from './update.ts';
 import { filterIgnored, prune, reassign } from './updater.ts';
 import { typedPatchError, validateApplied } from './validate.ts';
+import { ConflictError } from './conflict.ts';
+import { compareObjects } from './compare.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -65,6 +67,38 @@ function gvkString(apiVersion: unknown, kind: unknown): string {
 }
 
 export function apply(o: ApplyOptions): ApplyResult {
+  try {
+    return applyOnce(o, o.force);
+  } catch (err) {
+    // lastAppliedManager: `kubectl apply --server-side` after client-side applies may take over the fields its
+    // last-applied annotation still describes truthfully; other conflicts stand.
+    if (o.manager !== 'kubectl' || !(err instanceof ConflictError) || !o.live) throw err;
+    const allowed = allowedFromLastApplied(o);
+    if (!allowed) throw err;
+    const rest = err.conflicts.filter((c) => !allowed.has(c.path));
+    if (rest.length > 0) throw rest.length === err.conflicts.length ? err : new ConflictError(rest);
+    return applyOnce(o, true);
+  }
+}
+
+function allowedFromLastApplied(o: ApplyOptions): FieldSet | undefined {
+  const ann = (metaOf(o.live)?.annotations as Obj | undefined)?.[LAST_APPLIED_ANNOTATION];
+  if (typeof ann !== 'string' || ann === '') return undefined;
+  let last: unknown;
+  try {
+    last = JSON.parse(ann);
+  } catch {
+    return undefined;
+  }
+  if (!last || typeof last !== 'object' || (last as Obj).apiVersion !== o.apiVersion) return undefined;
+  const root = o.view ?? rootNodeForObject(o.applied as Obj);
+  if (validateApplied(last, root).length > 0) return undefined;
+  const live = normalizeTyped(withManagedFields(o.live!, undefined), root);
+  const c = compareObjects(last, live, root);
+  return fieldSetOf(last, root).difference(c.modified).difference(c.added).difference(c.removed);
+}
+
+function applyOnce(o: ApplyOptions, force: boolean): ApplyResult {
   const applied = o.applied as Obj;
   const kind = o.kind ?? ((o.live as Obj | undefined)?.kind as string | undefined);
   if (applied.apiVersion !== o.apiVersion || (kind !== undefined && applied.kind !== kind)) {
@@ -105,7 +139,7 @@ export function apply(o: ApplyOptions): ApplyResult {
   const set = filterIgnored(fieldSetOf(applied, root), o.ignoredFields);
   managers.set(id, { ...state, set, ...(last?.time ? { time: last.time } : {}) });
   const pruned = prune(merged, managers, last?.set, root);
-  reassign({ oldObj: liveN, newObj: pruned, managers, workflow: id, force: o.force, root, ...(o.ignoredFields ? { ignored: o.ignoredFields } : {}) });
+  reassign({ oldObj: liveN, newObj: pruned, managers, workflow: id, force, root, ...(o.ignoredFields ? { ignored: o.ignoredFields } : {}) });
 
   let result = normalizeTyped(pruned, root) as Obj;
   if (!o.live) result = orderLike(result, applied) as Obj;
