@@ -4,7 +4,7 @@
  * Node port ranges and cluster IP allocation are the allocators' business; this checks shape and syntax.
  */
 import { FieldError, field } from '../../endpoints/status.ts';
-import { CIDR_ERROR, IP_ERROR, isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum, ipFamilyOf, parseCIDR } from './names.ts';
+import { CIDR_ERROR, IP_ERROR, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum, ipFamilyOf, parseCIDR } from './names.ts';
 import { validatePortNumOrName } from './core-containers.ts';
 import { type J, arr, isSet, obj, str, validateLabels } from './util.ts';
 import { GO_NULL, goDuplicate, goIntOrString, goInvalid, goQuote, goStrings } from './go-render.ts';
@@ -103,11 +103,9 @@ function validateClusterIPs(spec: J): FieldError[] {
   return errs;
 }
 
-/** ValidateService minus ObjectMeta (plus the DNS-1035 name rule the generic label rule lets through). */
+/** ValidateService minus ObjectMeta (the DNS-1035 name rule is the resource's NameRule, `dns1035-label`). */
 export function validateService(svc: J): FieldError[] {
   const errs: FieldError[] = [];
-  const name = str(obj(svc['metadata'])['name']);
-  if (name && isDNS1123Label(name).length === 0) for (const m of isDNS1035Label(name)) errs.push(field.invalid('metadata.name', name, m));
   const spec = obj(svc['spec']);
   const type = str(spec['type']) || 'ClusterIP';
   const ports = arr(spec['ports']).map(obj);

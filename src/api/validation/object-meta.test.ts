@@ -8,11 +8,14 @@ import { validateObjectMeta, validateObjectMetaUpdate } from './object-meta.ts';
 const ns = { namespaced: true, nameRule: 'dns1123-subdomain' as const };
 const m = (meta: Record<string, unknown>, opts = ns) => validateObjectMeta(meta as ObjectMeta, opts).map(String);
 
-const cases: [string, Record<string, unknown>, string[], typeof ns | { namespaced: boolean; nameRule: 'dns1123-label' | 'path-segment' }][] = [
+const cases: [string, Record<string, unknown>, string[], typeof ns | { namespaced: boolean; nameRule: 'dns1123-label' | 'dns1035-label' | 'path-segment' }][] = [
   ['valid', { name: 'a', namespace: 'default' }, [], ns],
   ['no name', { namespace: 'default' }, ['metadata.name: Required value: name or generateName is required'], ns],
   ['no namespace', { name: 'a' }, ['metadata.namespace: Required value'], ns],
   ['namespace on cluster kind', { name: 'a', namespace: 'x' }, ['metadata.namespace: Forbidden: not allowed on this type'], { namespaced: false, nameRule: 'dns1123-label' }],
+  ['service name rule', { name: '1web', namespace: 'd' }, [
+    `metadata.name: Invalid value: "1web": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+  ], { namespaced: true, nameRule: 'dns1035-label' }],
   ['path segment name', { name: 'a/b' }, [`metadata.name: Invalid value: "a/b": may not contain '/'`], { namespaced: false, nameRule: 'path-segment' }],
   ['generateName trailing dash ok', { generateName: 'web-', name: 'web-x1', namespace: 'd' }, [], ns],
   ['negative generation', { name: 'a', namespace: 'd', generation: -1 }, ['metadata.generation: Invalid value: -1: must be greater than or equal to 0'], ns],

@@ -16,8 +16,8 @@ const FIELD_MANAGER_MAX_LENGTH = 128;
 const MAX_SUBRESOURCE_NAME_LENGTH = 256;
 const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
 
-/** Per-resource name rules; `dns1035-label` is the Service rule (ValidateServiceName). */
-export type MetaNameRule = NameRule | 'dns1035-label';
+/** Per-resource name rules (api/types.ts NameRule; `dns1035-label` is the Service rule, ValidateServiceName). */
+export type MetaNameRule = NameRule;
 
 export interface ObjectMetaOptions {
   namespaced: boolean;
