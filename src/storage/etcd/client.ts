@@ -13,6 +13,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Etcd3, isRecoverableError, type IOptions } from 'etcd3';
+import { StorageError } from '../interface.ts';
 
 export interface EtcdClientOptions {
   readonly servers: readonly string[];
@@ -64,17 +65,28 @@ function hostBreaker(host: string): Policy {
   return policy as unknown as Policy;
 }
 
+/** Reads one of the TLS files, naming the option in the error (the CLI shows it as is). */
+async function readPem(option: string, path: string | undefined): Promise<Buffer | undefined> {
+  if (path === undefined) return undefined;
+  try {
+    return await readFile(path);
+  } catch (err) {
+    throw new StorageError(`etcd: cannot read ${option} ${path}: ${(err as Error).message}`);
+  }
+}
+
 export async function createEtcdClient(opts: EtcdClientOptions): Promise<Etcd3> {
-  if (opts.servers.length === 0) throw new Error('etcd: no servers given');
+  if (opts.servers.length === 0) throw new StorageError('etcd: no servers given');
   if ((opts.certFile === undefined) !== (opts.keyFile === undefined)) {
-    throw new Error('etcd: certFile and keyFile must be given together');
+    throw new StorageError('etcd: certFile and keyFile must be given together');
   }
   const tls = opts.caFile !== undefined || opts.certFile !== undefined;
   const credentials = tls
     ? {
-        rootCertificate: opts.caFile !== undefined ? await readFile(opts.caFile) : (undefined as unknown as Buffer),
-        privateKey: opts.keyFile !== undefined ? await readFile(opts.keyFile) : undefined,
-        certChain: opts.certFile !== undefined ? await readFile(opts.certFile) : undefined,
+        // Without a CA file grpc verifies the server against the system roots; etcd3's type wants a Buffer.
+        rootCertificate: (await readPem('caFile', opts.caFile)) as Buffer,
+        privateKey: await readPem('keyFile', opts.keyFile),
+        certChain: await readPem('certFile', opts.certFile),
       }
     : undefined;
   const timeout = opts.requestTimeoutMs ?? 15_000;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { it } from 'node:test';
 import { promisify } from 'node:util';
 import { findEtcdBinary, startEtcd } from '../../../test/support/etcd.ts';
-import { StorageUnavailableError } from '../interface.ts';
+import { StorageError, StorageUnavailableError } from '../interface.ts';
 import { openEtcdStore } from './etcd-store.ts';
 
 const run = promisify(execFile);
@@ -79,6 +79,12 @@ void it('etcd store over mutual TLS: works with the client certificate, is refus
       await assert.rejects(
         openEtcdStore({ servers: [etcd.endpoint], caFile: certs.ca, dialTimeoutMs: 1000 }),
         StorageUnavailableError,
+      );
+      // Configuration mistakes are named.
+      await assert.rejects(openEtcdStore({ servers: [etcd.endpoint], certFile: certs.clientCert }), /certFile and keyFile must be given together/);
+      await assert.rejects(
+        openEtcdStore({ servers: [etcd.endpoint], caFile: join(dir, 'missing.crt') }),
+        (e: unknown) => e instanceof StorageError && e.message.includes('cannot read caFile'),
       );
     } finally {
       await etcd.stop();
