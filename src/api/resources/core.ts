@@ -66,7 +66,7 @@ export const core: GroupSpec = {
       },
       {
         resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], returnDeletedObject: true,
-        nameRule: 'dns1123-label', storagePrefix: '/registry/services/specs/', subresources: [statusSub],
+        nameRule: 'dns1035-label', storagePrefix: '/registry/services/specs/', subresources: [statusSub],
         tableColumns: cols.serviceColumns, strategy: st.servicesStrategy,
       },
     ],

@@ -11,9 +11,8 @@
  */
 import type { KObject, ListMeta, ResourceDef, TableColumn } from '../../api/types.ts';
 import { partialObjectMetadata } from './partial.ts';
+import { DOCS } from '../../registry/resources/docs.ts';
 
-export const NAME_DESCRIPTION = 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
-export const CREATION_TIMESTAMP_DESCRIPTION = 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
 
 export interface TableColumnDefinition {
   name: string;
@@ -47,8 +46,8 @@ export interface TableOptions {
 }
 
 const DEFAULT_COLUMNS: TableColumnDefinition[] = [
-  { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 },
-  { name: 'Created At', type: 'date', format: '', description: CREATION_TIMESTAMP_DESCRIPTION, priority: 0 },
+  { name: 'Name', type: 'string', format: 'name', description: DOCS.name, priority: 0 },
+  { name: 'Created At', type: 'date', format: '', description: DOCS.createdAt, priority: 0 },
 ];
 
 /** Go's zero time formatted as RFC 3339: what the default convertor prints for a missing timestamp. */
