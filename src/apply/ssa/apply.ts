@@ -13,7 +13,7 @@
  */
 import type { ManagedFieldsEntry } from '../../api/types.ts';
 import { StatusError, errors } from '../../endpoints/status.ts';
-import { rootNodeForObject, type StructNode } from '../schema-view.ts';
+import { rootNodeFor, rootNodeForObject, type StructNode } from '../schema-view.ts';
 import { fieldSetOf } from '../fieldpath/from-value.ts';
 import type { FieldSet } from '../fieldpath/set.ts';
 import { goJson, jsonEqual } from '../fieldpath/value.ts';
@@ -107,7 +107,7 @@ function applyOnce(o: ApplyOptions, force: boolean): ApplyResult {
   const appliedMF = metaOf(applied)?.managedFields;
   if (appliedMF !== undefined && appliedMF !== null) throw errors.badRequest('metadata.managedFields must be nil');
 
-  const root = o.view ?? rootNodeForObject(applied);
+  const root = o.view ?? (kind ? rootNodeFor(o.apiVersion, kind) : undefined) ?? rootNodeForObject(applied);
   const invalid = validateApplied(applied, root);
   if (invalid.length) throw typedPatchError(applied, invalid);
   const now = formatTime(o.now);

@@ -12,7 +12,7 @@
  *    than 10 Update entries fold the oldest into `ancient-changes`.
  */
 import type { ManagedFieldsEntry } from '../../api/types.ts';
-import { rootNodeForObject, type StructNode } from '../schema-view.ts';
+import { rootNodeFor, rootNodeForObject, type StructNode } from '../schema-view.ts';
 import type { FieldSet } from '../fieldpath/set.ts';
 import {
   capUpdateManagers, decodeManagedFields, encodeManagedFields, formatTime, isResetManagedFields, managerIdentifier,
@@ -34,7 +34,9 @@ export interface UpdateManagedFieldsOptions {
   /** The request's group/version (`v1`, `apps/v1`). */
   apiVersion: string;
   subresource?: string;
-  /** Root schema node; defaults to the catalog's for the object's apiVersion/kind. */
+  /** The kind (defaults to the object's `kind`, then the old object's); picks the schema with `apiVersion`. */
+  kind?: string;
+  /** Root schema node; defaults to the catalog's for (apiVersion, kind), unstructured when it has none. */
   view?: StructNode;
   /** Reset fields of the strategy (e.g. `status` on the main resource); never owned through this write. */
   ignoredFields?: FieldSet;
@@ -71,7 +73,8 @@ export function withManagedFields(obj: object, entries: ManagedFieldsEntry[] | u
 }
 
 export function updateManagedFields(o: UpdateManagedFieldsOptions): ManagedFieldsResult {
-  const root = o.view ?? rootNodeForObject(o.updated as Obj);
+  const kind = o.kind ?? (o.updated as Obj).kind ?? (o.old as Obj | undefined)?.kind;
+  const root = o.view ?? (typeof kind === 'string' ? rootNodeFor(o.apiVersion, kind) : undefined) ?? rootNodeForObject(o.updated as Obj);
   const requested = metaOf(o.updated)?.managedFields;
   let managers: Managers;
   if (o.subresource) managers = decodeOrEmpty(metaOf(o.old)?.managedFields);
