@@ -35,8 +35,8 @@ const str = (description: string): Schema => ({ type: 'string', description });
 const strMap = (description: string): Schema => ({ type: 'object', additionalProperties: { type: 'string', default: '' }, description });
 
 const TYPE_META = {
-  apiVersion: str('APIVersion defines the versioned schema of this representation of an object.'),
-  kind: str('Kind is a string value representing the REST resource this object represents.'),
+  apiVersion: str('The group/version this object is written in.'),
+  kind: str('The object's type, in CamelCase.'),
 };
 
 /** meta/v1 definitions referenced from every group version document. */
@@ -44,58 +44,58 @@ export function metaDefinitions(dialect: Dialect): Record<string, Schema> {
   const r = (n: string, extra?: Schema) => refField(`${META}.${n}`, dialect, extra);
   const time = `${META}.Time`;
   return {
-    [`${META}.Time`]: { type: 'string', format: 'date-time', description: 'Time is a wrapper around time.Time which supports correct marshaling to YAML and JSON.' },
-    [`${META}.MicroTime`]: { type: 'string', format: 'date-time', description: 'MicroTime is version of Time with microsecond level precision.' },
-    [`${META}.FieldsV1`]: { type: 'object', description: 'FieldsV1 stores a set of fields in a data structure like a Trie, in JSON format.' },
+    [`${META}.Time`]: { type: 'string', format: 'date-time', description: 'A point in time, RFC 3339 in UTC with second precision.' },
+    [`${META}.MicroTime`]: { type: 'string', format: 'date-time', description: 'A point in time, RFC 3339 in UTC with microsecond precision.' },
+    [`${META}.FieldsV1`]: { type: 'object', description: 'A field set as a JSON tree of `f:`/`k:`/`v:` keys.' },
     [`${META}.OwnerReference`]: {
       type: 'object', required: ['apiVersion', 'kind', 'name', 'uid'], 'x-kubernetes-map-type': 'atomic',
-      description: 'OwnerReference contains enough information to let you identify an owning object.',
+      description: 'Names an object that owns this one.',
       properties: {
         apiVersion: str('API version of the referent.'), kind: str('Kind of the referent.'), name: str('Name of the referent.'), uid: str('UID of the referent.'),
-        controller: { type: 'boolean', description: 'If true, this reference points to the managing controller.' },
-        blockOwnerDeletion: { type: 'boolean', description: 'If true, the owner cannot be deleted from storage until this reference is removed.' },
+        controller: { type: 'boolean', description: 'Whether the owner is the managing controller of this object.' },
+        blockOwnerDeletion: { type: 'boolean', description: 'Whether foreground deletion of the owner waits for this object.' },
       },
     },
     [`${META}.ManagedFieldsEntry`]: {
-      type: 'object', description: 'ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource that the fieldset applies to.',
+      type: 'object', description: 'Which fields one manager set, with which operation and API version.',
       properties: {
         apiVersion: str('The version of the resource the field set applies to.'), fieldsType: str('The format of the fields field; only FieldsV1.'),
-        fieldsV1: r('FieldsV1', { description: 'The set of fields managed.' }), manager: str('The identifier of the workflow managing these fields.'),
+        fieldsV1: r('FieldsV1', { description: 'The set of fields managed.' }), manager: str('Name of the field manager.'),
         operation: str('The type of operation that led to this entry: Apply or Update.'), subresource: str('The sub-resource used to update the object.'),
         time: r('Time', { description: 'When the last applied change happened.' }),
       },
     },
     [`${META}.ObjectMeta`]: {
-      type: 'object', description: 'ObjectMeta is metadata that all persisted resources must have.',
+      type: 'object', description: 'Metadata every stored object carries.',
       properties: {
         annotations: strMap('Unstructured key value map stored with a resource.'),
         creationTimestamp: refField(time, dialect, { description: 'When the object was created (set by the server).' }),
         deletionGracePeriodSeconds: { type: 'integer', format: 'int64', description: 'Seconds allowed for graceful termination before removal.' },
         deletionTimestamp: refField(time, dialect, { description: 'When the object will be deleted (set by the server).' }),
-        finalizers: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge', description: 'Must be empty before the object is deleted from the registry.' },
+        finalizers: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge', description: 'Pending cleanup steps; the object is removed once none remain.' },
         generateName: str('Optional prefix used by the server to generate a unique name.'),
-        generation: { type: 'integer', format: 'int64', description: 'A sequence number representing a specific generation of the desired state.' },
+        generation: { type: 'integer', format: 'int64', description: 'Counts changes to the desired state of the object.' },
         labels: strMap('Map of string keys and values that can be used to organize and categorize objects.'),
         managedFields: { type: 'array', items: r('ManagedFieldsEntry', { default: {} }), description: 'Which workflows manage which fields.' },
         name: str('Name must be unique within a namespace.'),
         namespace: str('Namespace defines the space within which each name must be unique.'),
-        ownerReferences: { type: 'array', items: r('OwnerReference', { default: {} }), 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge', description: 'Objects depended by this object.' },
+        ownerReferences: { type: 'array', items: r('OwnerReference', { default: {} }), 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge', description: 'The objects that own this one.' },
         resourceVersion: str('An opaque value that represents the internal version of this object.'),
         selfLink: str('Deprecated; not set by the server.'),
         uid: str('The unique in time and space value for this object.'),
       },
     },
     [`${META}.ListMeta`]: {
-      type: 'object', description: 'ListMeta describes metadata that synthetic resources must have.',
+      type: 'object', description: 'Metadata of a list response.',
       properties: {
         continue: str('Set when the list was truncated; pass it back to get the next chunk.'),
         remainingItemCount: { type: 'integer', format: 'int64', description: 'Number of items not yet returned (approximate).' },
         resourceVersion: str('The internal version of the list.'), selfLink: str('Deprecated; not set by the server.'),
       },
     },
-    [`${META}.StatusCause`]: { type: 'object', description: 'StatusCause provides more information about an api.Status failure.', properties: { field: str('The field of the resource that caused the error.'), message: str('A human-readable description of the cause.'), reason: str('A machine-readable description of the cause.') } },
+    [`${META}.StatusCause`]: { type: 'object', description: 'One reason a request failed, often tied to a field.', properties: { field: str('The field of the resource that caused the error.'), message: str('A human-readable description of the cause.'), reason: str('A machine-readable description of the cause.') } },
     [`${META}.StatusDetails`]: {
-      type: 'object', description: 'StatusDetails is a set of additional properties that MAY be set by the server.',
+      type: 'object', description: 'Extra facts about a failed request.',
       properties: {
         causes: { type: 'array', items: r('StatusCause', { default: {} }), 'x-kubernetes-list-type': 'atomic', description: 'The causes of the error.' },
         group: str('The group attribute of the resource.'), kind: str('The kind attribute of the resource.'), name: str('The name attribute of the resource.'),
@@ -103,7 +103,7 @@ export function metaDefinitions(dialect: Dialect): Record<string, Schema> {
       },
     },
     [`${META}.Status`]: {
-      type: 'object', description: 'Status is a return value for calls that do not return other objects.',
+      type: 'object', description: 'The outcome of a request that returns no object.',
       properties: {
         ...TYPE_META, code: { type: 'integer', format: 'int32', description: 'Suggested HTTP return code.' },
         details: r('StatusDetails', { description: 'Extended data associated with the reason.', 'x-kubernetes-list-type': 'atomic' }),
@@ -112,9 +112,9 @@ export function metaDefinitions(dialect: Dialect): Record<string, Schema> {
       },
       'x-kubernetes-group-version-kind': [{ group: '', kind: 'Status', version: 'v1' }],
     },
-    [`${META}.Preconditions`]: { type: 'object', description: 'Preconditions must be fulfilled before an operation is carried out.', properties: { resourceVersion: str('The target ResourceVersion.'), uid: str('The target UID.') } },
+    [`${META}.Preconditions`]: { type: 'object', description: 'Conditions the object must meet for the operation to go ahead.', properties: { resourceVersion: str('The target ResourceVersion.'), uid: str('The target UID.') } },
     [`${META}.DeleteOptions`]: {
-      type: 'object', description: 'DeleteOptions may be provided when deleting an API object.',
+      type: 'object', description: 'Options of a delete request.',
       properties: {
         ...TYPE_META,
         dryRun: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'atomic', description: 'All: process every dry-run stage without persisting.' },
@@ -125,13 +125,13 @@ export function metaDefinitions(dialect: Dialect): Record<string, Schema> {
         propagationPolicy: str('Orphan, Background or Foreground.'),
       },
     },
-    [`${META}.Patch`]: { type: 'object', description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.' },
+    [`${META}.Patch`]: { type: 'object', description: 'The body of a PATCH request.' },
     [`${META}.WatchEvent`]: {
-      type: 'object', required: ['type', 'object'], description: 'Event represents a single event to a watched resource.',
+      type: 'object', required: ['type', 'object'], description: 'One change in a watch stream.',
       properties: { object: { type: 'object', description: 'The object (or Status for ERROR events).' }, type: { type: 'string', default: '' } },
     },
     [`${META}.APIResource`]: {
-      type: 'object', required: ['name', 'singularName', 'namespaced', 'kind', 'verbs'], description: 'APIResource specifies the name of a resource and whether it is namespaced.',
+      type: 'object', required: ['name', 'singularName', 'namespaced', 'kind', 'verbs'], description: 'One resource a group version serves.',
       properties: {
         categories: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'atomic' }, group: str('Group of the sub-resource kind.'),
         kind: str('The kind for the resource.'), name: str('The plural name of the resource.'), namespaced: { type: 'boolean', default: false },
@@ -140,7 +140,7 @@ export function metaDefinitions(dialect: Dialect): Record<string, Schema> {
       },
     },
     [`${META}.APIResourceList`]: {
-      type: 'object', required: ['groupVersion', 'resources'], description: 'APIResourceList is a list of APIResource.',
+      type: 'object', required: ['groupVersion', 'resources'], description: 'The resources a group version serves.',
       properties: { ...TYPE_META, groupVersion: str('The group and version of this list.'), resources: { type: 'array', items: r('APIResource', { default: {} }), 'x-kubernetes-list-type': 'atomic' } },
       'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIResourceList', version: 'v1' }],
     },
