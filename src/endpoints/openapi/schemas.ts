@@ -36,7 +36,7 @@ const strMap = (description: string): Schema => ({ type: 'object', additionalPro
 
 const TYPE_META = {
   apiVersion: str('The group/version this object is written in.'),
-  kind: str('The object's type, in CamelCase.'),
+  kind: str('The type of the object, in CamelCase.'),
 };
 
 /** meta/v1 definitions referenced from every group version document. */
