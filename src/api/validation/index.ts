@@ -12,6 +12,7 @@ import type { KObject } from '../types.ts';
 import type { FieldError } from '../../endpoints/status.ts';
 import { validatePod, validatePodTemplateObject, validatePodUpdate } from './core-pod.ts';
 import { validateService, validateServiceUpdate } from './core-service.ts';
+import { validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './core-pvc.ts';
 import {
   validateConfigMap, validateConfigMapUpdate, validateNamespace, validateReplicationController, validateSecret, validateSecretUpdate,
 } from './core-config.ts';
@@ -66,6 +67,7 @@ const REGISTRY: Record<string, KindValidators> = {
   '/Namespace': kind(validateNamespace, () => []),
   '/ReplicationController': kind(validateReplicationController),
   '/Event': kind(validateCoreEvent),
+  '/PersistentVolumeClaim': kind(validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate),
   'apps/Deployment': withSelector(validateDeployment),
   'apps/ReplicaSet': withSelector(validateReplicaSet),
   'apps/DaemonSet': withSelector(validateDaemonSet),
