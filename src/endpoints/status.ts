@@ -58,8 +58,10 @@ export class StatusError extends Error {
 
   toStatus(): Status {
     // Key order as kube-apiserver writes it (details before code), so bodies compare byte for byte.
+    // An empty reason is left out, as Go's omitempty does.
     return {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason,
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message,
+      ...(this.reason ? { reason: this.reason } : {}),
       ...(this.details ? { details: this.details } : {}),
       code: this.code,
     };

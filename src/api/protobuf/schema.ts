@@ -55,7 +55,10 @@ export type SpecialForm = 'time' | 'microtime' | 'duration' | 'quantity' | 'into
 
 export interface MessageSpec {
   readonly fullName: string;
+  /** In field-number order (the wire order). */
   readonly fields: readonly FieldSpec[];
+  /** In Go declaration order (the JSON key order Go writes). */
+  readonly declared: readonly FieldSpec[];
   readonly byNumber: ReadonlyMap<number, FieldSpec>;
   readonly byJson: ReadonlyMap<string, FieldSpec>;
   readonly special?: SpecialForm;
@@ -133,9 +136,10 @@ export function messageSpec(fullName: string): MessageSpec {
   const pkg = fullName.slice(0, dot);
   const raw = rawPackages.get(pkg)?.[fullName.slice(dot + 1)];
   if (!raw) throw new Error(`protobuf schema: unknown message ${fullName}`);
-  const fields = Object.entries(raw).map(([json, line]) => parseField(pkg, json, line)).sort((a, b) => a.number - b.number);
+  const declared = Object.entries(raw).map(([json, line]) => parseField(pkg, json, line));
+  const fields = [...declared].sort((a, b) => a.number - b.number);
   const spec: MessageSpec = {
-    fullName, fields, special: specials.get(fullName), atomic: atomicStructs.has(fullName),
+    fullName, fields, declared, special: specials.get(fullName), atomic: atomicStructs.has(fullName),
     byNumber: new Map(fields.map((f) => [f.number, f])), byJson: new Map(fields.map((f) => [f.json, f])),
   };
   resolved.set(fullName, spec);
