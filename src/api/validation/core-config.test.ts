@@ -57,6 +57,16 @@ test('namespace: spec.finalizers', () => {
   ]);
 });
 
+test('namespace /finalize: finalizer names per index', async () => {
+  const { validateFor } = await import('./index.ts');
+  const v = validateFor('', 'Namespace')!;
+  const ns = { metadata: { name: 'n' }, spec: { finalizers: ['custom'] } };
+  assert.deepEqual(v.validateUpdate!(ns, ns, { subresource: 'finalize' }).map(String), [
+    'spec.finalizers[0]: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified',
+  ]);
+  assert.deepEqual(v.validateUpdate!(ns, ns).map(String), []);
+});
+
 test('replication controller: selector required and matching, restartPolicy Always', () => {
   const rc: J = { spec: { replicas: -1, selector: { app: 'a' }, template: { metadata: { labels: { app: 'b' } }, spec: {
     containers: [{ name: 'c', image: 'i' }], restartPolicy: 'Never' } } } };

@@ -140,6 +140,13 @@ export function validateNamespace(ns: J): FieldError[] {
   return errs;
 }
 
+/** ValidateNamespaceFinalizeUpdate: the same finalizer rules, reported per index. */
+export function validateNamespaceFinalize(ns: J): FieldError[] {
+  return arr(obj(ns['spec'])['finalizers']).map(str).flatMap((f, i) => [
+    ...validateFinalizerName(f, `spec.finalizers[${i}]`), ...validateKubeFinalizerName(f, `spec.finalizers[${i}]`),
+  ]);
+}
+
 /** ValidateReplicationControllerSpec */
 export function validateReplicationController(rc: J): FieldError[] {
   const spec = obj(rc['spec']);

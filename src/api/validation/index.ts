@@ -14,7 +14,7 @@ import { validatePod, validatePodTemplateObject, validatePodUpdate } from './cor
 import { validateService, validateServiceUpdate } from './core-service.ts';
 import { validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './core-pvc.ts';
 import {
-  validateConfigMap, validateConfigMapUpdate, validateNamespace, validateReplicationController, validateSecret, validateSecretUpdate,
+  validateConfigMap, validateConfigMapUpdate, validateNamespace, validateNamespaceFinalize, validateReplicationController, validateSecret, validateSecretUpdate,
 } from './core-config.ts';
 import {
   immutableSelector, validateControllerRevision, validateControllerRevisionUpdate, validateDaemonSet, validateDeployment,
@@ -46,12 +46,18 @@ export interface KindValidators {
 type Create = (o: J) => FieldError[];
 type Update = (o: J, old: J) => FieldError[];
 
-/** Validators for a kind; `update` defaults to re-running `create` on the new object. */
-function kind(create: Create, update?: Update): KindValidators {
+/**
+ * Validators for a kind; `update` defaults to re-running `create` on the new object; `subresources` holds
+ * the rules of writes to a named sub-resource (others skip the spec rules).
+ */
+function kind(create: Create, update?: Update, subresources: Record<string, Update> = {}): KindValidators {
   const upd: Update = update ?? ((o) => create(o));
   return {
     validate: (o) => create(o as J),
-    validateUpdate: (o, old, ctx) => (ctx?.subresource ? [] : upd(o as J, old as J)),
+    validateUpdate: (o, old, ctx) => {
+      if (!ctx?.subresource) return upd(o as J, old as J);
+      return subresources[ctx.subresource]?.(o as J, old as J) ?? [];
+    },
   };
 }
 
@@ -64,7 +70,7 @@ const REGISTRY: Record<string, KindValidators> = {
   '/ConfigMap': kind(validateConfigMap, validateConfigMapUpdate),
   '/Secret': kind(validateSecret, validateSecretUpdate),
   // ValidateNamespaceUpdate checks metadata only; spec.finalizers change through /finalize.
-  '/Namespace': kind(validateNamespace, () => []),
+  '/Namespace': kind(validateNamespace, () => [], { finalize: validateNamespaceFinalize }),
   '/ReplicationController': kind(validateReplicationController),
   '/Event': kind(validateCoreEvent),
   '/PersistentVolumeClaim': kind(validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate),
