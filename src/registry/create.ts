@@ -9,7 +9,7 @@ import type { KObject, StrategyContext } from '../api/types.ts';
 import { errors, StatusError, type FieldError } from '../endpoints/status.ts';
 import type { OpContext } from './rest.ts';
 import { canonicalObject } from './codec.ts';
-import { fieldSetOf, recordWrite, type FieldSet } from './managed-fields.ts';
+import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
 import { clone, generateName, newUid, rfc3339 } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
 import type { StoreCore } from './store-core.ts';
@@ -34,11 +34,17 @@ export function ensureNamespace(core: StoreCore, ctx: OpContext, obj: KObject): 
   else throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
 }
 
+/** How a write treats managedFields. */
+export interface ManagedFieldsMode {
+  /** The caller (server-side apply, the scale sub-resource) computed `metadata.managedFields`: store them as given. */
+  readonly keepManagedFields?: boolean;
+}
+
 /**
  * Everything before the storage write: returns the object to store. `input` is not modified.
  * `now` is shared by the timestamp and managedFields.
  */
-export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, now: Date): KObject {
+export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, now: Date, mode: ManagedFieldsMode = {}): KObject {
   const def = core.def;
   checkMetaTypes(def, input);
   const obj = clone(input);
@@ -70,20 +76,13 @@ export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, n
   if (errs.length) throw errors.invalid(core.kind(obj.metadata.name ?? ''), errs);
   for (const w of strategy.warnings?.(obj, undefined) ?? []) ctx.warnings.push(w);
   strategy.canonicalize?.(obj);
-  recordWrite(obj, { manager: ctx.fieldManager, apiVersion: core.apiVersion(), subresource: ctx.subresource, time: rfc3339(now), old: undefined, scope: managedScope(core, ctx, requested, true) });
+  if (!mode.keepManagedFields) {
+    setManagedFields(obj, managedFieldsFor({
+      manager: ctx.fieldManager, apiVersion: core.apiVersion(), kind: def.kind, subresource: ctx.subresource,
+      hasStatus: hasSubresource(def, 'status') && !strategy.allowStatusOnCreate, old: undefined, requested, now,
+    }));
+  }
   return obj;
-}
-
-/**
- * The fields a request may own: its (defaulted) body, minus the reset fields of kinds with a status
- * sub-resource (status on main writes; everything but status on status writes).
- */
-export function managedScope(core: StoreCore, ctx: OpContext, requested: KObject, creating: boolean): FieldSet {
-  const set = fieldSetOf(requested);
-  if (!hasSubresource(core.def, 'status') || (creating && core.strategy.allowStatusOnCreate)) return set;
-  if (ctx.subresource === 'status') return set['f:status'] ? { 'f:status': set['f:status'] } : {};
-  delete set['f:status'];
-  return set;
 }
 
 /**
@@ -142,7 +141,7 @@ export async function writeCreate(core: StoreCore, ctx: OpContext, obj: KObject)
   return { ok: false, error };
 }
 
-export async function createObject(core: StoreCore, ctx: OpContext, input: KObject): Promise<KObject> {
+export async function createObject(core: StoreCore, ctx: OpContext, input: KObject, mode: ManagedFieldsMode = {}): Promise<KObject> {
   const generated = !!input.metadata?.generateName && !input.metadata?.name;
   const attempts = generated ? MAX_NAME_GENERATION_ATTEMPTS : 1;
   let lastError: StatusError | undefined;
@@ -150,7 +149,7 @@ export async function createObject(core: StoreCore, ctx: OpContext, input: KObje
   await checkNamespaceForCreate(core, ctx, input);
   for (let i = 0; i < attempts; i++) {
     const now = core.now();
-    const obj = prepareCreate(core, ctx, input, now);
+    const obj = prepareCreate(core, ctx, input, now, mode);
     if (!ctx.dryRun && input.metadata?.resourceVersion) {
       // etcd3 store's ErrResourceVersionSetOnCreate, which kube answers as a bare 500.
       throw new StatusError(500, '', 'resourceVersion should not be set on objects to be created');

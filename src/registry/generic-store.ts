@@ -66,16 +66,18 @@ export class GenericStore implements RestStorage {
     return watchObjects(this.core, ctx, params, sink);
   }
 
-  create(ctx: OpContext, obj: KObject, _params: WriteParams): Promise<KObject> {
+  create(ctx: OpContext, obj: KObject, params: WriteParams): Promise<KObject> {
     this.checkSubresource(ctx, []);
-    return createObject(this.core, ctx, obj);
+    return createObject(this.core, ctx, obj, { keepManagedFields: params.keepManagedFields === true });
   }
 
-  async update(ctx: OpContext, name: string, obj: KObject, _params: WriteParams): Promise<{ object: KObject; created: boolean }> {
+  async update(ctx: OpContext, name: string, obj: KObject, params: WriteParams): Promise<{ object: KObject; created: boolean }> {
     this.checkSubresource(ctx, ['status', 'scale']);
-    if (ctx.subresource === 'scale') return scaleUpdate(this.core, ctx, name, () => obj, { requireResourceVersion: false });
+    const keepManagedFields = params.keepManagedFields === true;
+    if (ctx.subresource === 'scale') return scaleUpdate(this.core, ctx, name, () => obj, { requireResourceVersion: false, keepManagedFields });
     return updateLoop(this.core, ctx, name, () => obj, {
       requireResourceVersion: true,
+      keepManagedFields,
       allowCreate: false,
       ...(ctx.subresource !== '' ? { neverCreate: true } : {}),
       ...this.updateHooks(ctx),
@@ -84,9 +86,11 @@ export class GenericStore implements RestStorage {
 
   async guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean }): Promise<{ object: KObject; created: boolean }> {
     this.checkSubresource(ctx, ['status', 'scale']);
-    if (ctx.subresource === 'scale') return scaleUpdate(this.core, ctx, name, mutate, { requireResourceVersion: false });
+    const keepManagedFields = params.keepManagedFields === true;
+    if (ctx.subresource === 'scale') return scaleUpdate(this.core, ctx, name, mutate, { requireResourceVersion: false, keepManagedFields });
     return updateLoop(this.core, ctx, name, mutate, {
       requireResourceVersion: false,
+      keepManagedFields,
       allowCreate: ctx.subresource === '' && params.allowCreate === true,
       ...(ctx.subresource !== '' ? { neverCreate: true } : {}),
       ...this.updateHooks(ctx),

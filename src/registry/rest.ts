@@ -53,6 +53,11 @@ export interface ListResult {
 export interface WriteParams {
   /** `fieldValidation` query parameter: Ignore | Warn | Strict (default Warn). */
   readonly fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
+  /**
+   * The caller computed `metadata.managedFields` itself (server-side apply): the registry stores them as given
+   * instead of recording the write as an `Update`. Scale writes take them on the Scale and map them to the parent.
+   */
+  readonly keepManagedFields?: boolean;
 }
 
 export interface DeleteParams {

@@ -35,10 +35,11 @@ void describe('update (PUT) and guaranteedUpdate', () => {
     assert.equal(object.metadata.uid, created.metadata.uid);
     assert.equal(object.metadata.creationTimestamp, created.metadata.creationTimestamp);
     assert.ok(Number(object.metadata.resourceVersion) > Number(created.metadata.resourceVersion));
-    // kubectl-replace now owns what it changed; kubectl-create keeps only the map itself.
+    // kubectl-replace now owns what it changed; kubectl-create keeps only the map itself (SMD encodes a
+    // member without children as an empty object).
     const mf = object.metadata.managedFields!;
     assert.deepEqual(mf.map((m) => m.manager), ['kubectl-create', 'kubectl-replace']);
-    assert.deepEqual(mf[0]!.fieldsV1, { 'f:data': { '.': {} } });
+    assert.deepEqual(mf[0]!.fieldsV1, { 'f:data': {} });
     assert.deepEqual(mf[1]!.fieldsV1, { 'f:data': { 'f:a': {}, 'f:b': {} } });
   });
 
@@ -97,7 +98,8 @@ void describe('update (PUT) and guaranteedUpdate', () => {
   });
 
   void it('generation bumps only when the spec part changes; status is kept on main writes', async () => {
-    const d = await deps().create(sys('default'), { metadata: { name: 'web', labels: { app: 'web' } }, spec: { replicas: 1 } }, {});
+    // Created with a manager: objects nobody manages stay untracked on later updates (kube's skipNonAppliedManager).
+    const d = await deps().create(sys('default', { fieldManager: 'creator' }), { metadata: { name: 'web', labels: { app: 'web' } }, spec: { replicas: 1 } }, {});
     const labelsOnly = structuredClone(d);
     labelsOnly.metadata.labels = { app: 'web', tier: 'x' };
     const a = (await deps().update(sys('default'), 'web', labelsOnly, {})).object;

@@ -16,9 +16,9 @@ import type { KObject } from '../api/types.ts';
 import { errors, type FieldError } from '../endpoints/status.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { OpContext, UpdateFn } from './rest.ts';
-import { checkNamespaceForCreate, ensureNamespace, managedScope, prepareCreate, strategyContext, withRevision, writeCreate } from './create.ts';
-import { recordWrite } from './managed-fields.ts';
-import { clone, comparable, jsonEqual, rfc3339, specPart } from './object-utils.ts';
+import { checkNamespaceForCreate, ensureNamespace, prepareCreate, strategyContext, withRevision, writeCreate, type ManagedFieldsMode } from './create.ts';
+import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
+import { clone, comparable, jsonEqual, specPart } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
 import type { StoreCore } from './store-core.ts';
 import { hasSubresource, keepSpecOnStatusUpdate, keepStatusOnUpdate } from './strategy.ts';
@@ -29,7 +29,7 @@ import { GoValueFieldError, validateObjectMeta, validateObjectMetaUpdate } from 
 /** Bound on lost races before giving up with a 409 (kube retries without bound; a bound keeps us honest). */
 const MAX_ATTEMPTS = 32;
 
-export interface UpdateLoopOptions {
+export interface UpdateLoopOptions extends ManagedFieldsMode {
   /** PUT semantics: a missing resourceVersion needs `strategy.allowUnconditionalUpdate`. Otherwise it is fine. */
   readonly requireResourceVersion: boolean;
   /** The caller allows create when missing (in addition to `strategy.allowCreateOnUpdate`). */
@@ -51,7 +51,7 @@ export function defaultShouldDelete(obj: KObject, old: KObject): boolean {
 }
 
 /** BeforeUpdate for the generic store: returns the object to write. */
-export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, old: KObject, now: Date): KObject {
+export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, old: KObject, now: Date, mode: ManagedFieldsMode = {}): KObject {
   const def = core.def;
   checkMetaTypes(def, input);
   const obj = clone(input);
@@ -92,7 +92,12 @@ export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, o
   }
   for (const w of strategy.warnings?.(obj, old) ?? []) ctx.warnings.push(w);
   strategy.canonicalize?.(obj);
-  recordWrite(obj, { manager: ctx.fieldManager, apiVersion: core.apiVersion(), subresource: ctx.subresource, time: rfc3339(now), old, scope: managedScope(core, ctx, requested, false) });
+  if (!mode.keepManagedFields) {
+    setManagedFields(obj, managedFieldsFor({
+      manager: ctx.fieldManager, apiVersion: core.apiVersion(), kind: def.kind, subresource: ctx.subresource,
+      hasStatus: hasSubresource(def, 'status'), old, requested, now,
+    }));
+  }
   return obj;
 }
 
@@ -124,7 +129,7 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
       const input = clone(desired);
       if (input.metadata) delete input.metadata.resourceVersion;
       await checkNamespaceForCreate(core, ctx, input);
-      const obj = prepareCreate(core, ctx, input, now);
+      const obj = prepareCreate(core, ctx, input, now, opts);
       const res = await writeCreate(core, ctx, obj);
       if (res.ok) return { object: res.object, created: true };
       // Someone created it meanwhile: update that one instead.
@@ -148,7 +153,7 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     } else if (givenRv !== existing.metadata.resourceVersion) {
       throw errors.conflict(core.resource(name));
     }
-    const obj = prepareUpdate(core, ctx, input, existing, now);
+    const obj = prepareUpdate(core, ctx, input, existing, now, opts);
     opts.afterPrepare?.(obj, existing);
     if ((opts.shouldDelete ?? defaultShouldDelete)(obj, existing)) {
       let del;

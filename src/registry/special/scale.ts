@@ -3,8 +3,12 @@
  * `Scale` view of the parent. GET builds it from the parent (name, namespace, uid, resourceVersion and
  * creationTimestamp of the parent; spec.replicas; status.replicas; status.selector as a selector string).
  * PUT/PATCH change only the parent's spec.replicas, guarded by the Scale's resourceVersion (409 when stale).
+ * Ownership (kube's ScaleHandler): the Scale a write starts from carries the parent's owners of spec.replicas
+ * as Scale entries; the write is recorded on the Scale (subresource `scale`), or computed by server-side apply
+ * (`keepManagedFields`), and mapped back onto the parent's managedFields.
  */
-import type { GroupVersionKind, KObject } from '../../api/types.ts';
+import type { GroupVersionKind, KObject, ManagedFieldsEntry } from '../../api/types.ts';
+import { toParent, toScale as scaleEntriesOf, updateManagedFields } from '../../apply/ssa/index.ts';
 import { errors, field } from '../../endpoints/status.ts';
 import type { CachedObject } from '../../storage/cacher/types.ts';
 import type { GetParams, OpContext, UpdateFn } from '../rest.ts';
@@ -76,11 +80,22 @@ export async function scaleGet(core: StoreCore, ctx: OpContext, name: string, pa
   return { key: parent.key, kv: parent.kv, object: scale, attrs: parent.attrs, encoded: new Map() };
 }
 
-/** PUT/PATCH of `…/scale`: `produce` gets the current Scale and returns the desired one. */
-export async function scaleUpdate(core: StoreCore, ctx: OpContext, name: string, produce: UpdateFn, _opts: { requireResourceVersion: boolean }): Promise<{ object: KObject; created: boolean }> {
+/** The Scale a write starts from: as served by GET, plus the parent's replicas owners translated. */
+function scaleForWrite(core: StoreCore, parent: KObject): KObject {
+  const scale = toScale(core, parent);
+  const entries = scaleEntriesOf({ parentEntries: parent.metadata.managedFields, parentApiVersion: core.apiVersion() });
+  if (entries?.length) scale.metadata.managedFields = entries;
+  return scale;
+}
+
+/**
+ * PUT/PATCH of `…/scale`: `produce` gets the current Scale (with its managedFields) and returns the desired one.
+ * With `keepManagedFields` the desired Scale's managedFields are final (server-side apply computed them).
+ */
+export async function scaleUpdate(core: StoreCore, ctx: OpContext, name: string, produce: UpdateFn, opts: { requireResourceVersion: boolean; keepManagedFields?: boolean }): Promise<{ object: KObject; created: boolean }> {
   const res = await updateLoop(core, ctx, name, async (parent) => {
     if (!parent) throw errors.notFound(core.resource(name));
-    const current = toScale(core, parent);
+    const current = scaleForWrite(core, parent);
     const desired = await produce(clone(current));
     const gvk = scaleKind(core);
     const spec = desired['spec'] as unknown;
@@ -99,7 +114,18 @@ export async function scaleUpdate(core: StoreCore, ctx: OpContext, name: string,
     next['spec'] = { ...((next['spec'] as Record<string, unknown>) ?? {}), replicas };
     // The Scale's resourceVersion guards the parent (empty = unconditional).
     next.metadata.resourceVersion = desired.metadata?.resourceVersion || parent.metadata.resourceVersion;
+    let scaleEntries: ManagedFieldsEntry[] | undefined;
+    if (opts.keepManagedFields) scaleEntries = desired.metadata?.managedFields;
+    else if (ctx.fieldManager !== undefined) {
+      scaleEntries = updateManagedFields({
+        old: current, updated: desired, manager: ctx.fieldManager, apiVersion: current.apiVersion!, kind: gvk.kind,
+        subresource: 'scale', now: core.now(),
+      }).managedFields;
+    } else return next; // system caller: ownership unchanged
+    const entries = toParent({ parentEntries: parent.metadata.managedFields, parentApiVersion: core.apiVersion(), scaleEntries });
+    if (entries?.length) next.metadata.managedFields = entries;
+    else delete next.metadata.managedFields;
     return next;
-  }, { requireResourceVersion: false, allowCreate: false, neverCreate: true });
+  }, { requireResourceVersion: false, allowCreate: false, neverCreate: true, keepManagedFields: true });
   return { object: toScale(core, res.object), created: false };
 }
