@@ -66,6 +66,14 @@ export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, n
   // What the request sets, defaulted: the managedFields scope (the field manager runs before the strategy).
   const requested = clone(obj);
   strategy.defaults?.(requested);
+  // The field manager runs before the strategy and validation (kube: in the handler), so a `[{}]` reset
+  // never reaches validation and fields the strategy adds are nobody's.
+  if (!mode.keepManagedFields) {
+    setManagedFields(obj, managedFieldsFor({
+      manager: ctx.fieldManager, apiVersion: core.apiVersion(), kind: def.kind, subresource: ctx.subresource,
+      hasStatus: hasSubresource(def, 'status') && !core.strategy.allowStatusOnCreate, old: undefined, requested, now,
+    }));
+  }
   if (hasSubresource(def, 'status') && !strategy.allowStatusOnCreate) resetStatusOnCreate(obj);
   strategy.prepareForCreate?.(obj, sctx);
   strategy.defaults?.(obj);
@@ -76,12 +84,6 @@ export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, n
   if (errs.length) throw errors.invalid(core.kind(obj.metadata.name ?? ''), errs);
   for (const w of strategy.warnings?.(obj, undefined) ?? []) ctx.warnings.push(w);
   strategy.canonicalize?.(obj);
-  if (!mode.keepManagedFields) {
-    setManagedFields(obj, managedFieldsFor({
-      manager: ctx.fieldManager, apiVersion: core.apiVersion(), kind: def.kind, subresource: ctx.subresource,
-      hasStatus: hasSubresource(def, 'status') && !strategy.allowStatusOnCreate, old: undefined, requested, now,
-    }));
-  }
   return obj;
 }
 

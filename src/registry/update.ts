@@ -66,6 +66,14 @@ export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, o
   const sctx = strategyContext(ctx);
   const requested = clone(obj);
   core.strategy.defaults?.(requested);
+  // The field manager runs before the strategy and validation (kube: in the handler), so a `[{}]` reset
+  // never reaches validation and fields the strategy adds are nobody's.
+  if (!mode.keepManagedFields) {
+    setManagedFields(obj, managedFieldsFor({
+      manager: ctx.fieldManager, apiVersion: core.apiVersion(), kind: def.kind, subresource: ctx.subresource,
+      hasStatus: hasSubresource(def, 'status'), old, requested, now,
+    }));
+  }
   if (hasSubresource(def, 'status')) {
     if (ctx.subresource === 'status') keepSpecOnStatusUpdate(obj, old);
     else if (ctx.subresource === '') keepStatusOnUpdate(obj, old);
@@ -92,12 +100,6 @@ export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, o
   }
   for (const w of strategy.warnings?.(obj, old) ?? []) ctx.warnings.push(w);
   strategy.canonicalize?.(obj);
-  if (!mode.keepManagedFields) {
-    setManagedFields(obj, managedFieldsFor({
-      manager: ctx.fieldManager, apiVersion: core.apiVersion(), kind: def.kind, subresource: ctx.subresource,
-      hasStatus: hasSubresource(def, 'status'), old, requested, now,
-    }));
-  }
   return obj;
 }
 

@@ -1,7 +1,8 @@
 /**
- * PATCH with JSON merge patch (RFC 7386) and JSON patch (RFC 6902), through `guaranteedUpdate` so the patch
- * is re-applied on a conflict. Strategic merge patch and server-side apply are named as not supported yet
- * (their issues add them). Errors as kube's patch handler:
+ * PATCH with JSON merge patch (RFC 7386), JSON patch (RFC 6902) and strategic merge patch (built-in kinds
+ * only: custom resources answer 415 listing their three types, as kube), through `guaranteedUpdate` so the
+ * patch is re-applied on a conflict; server-side apply is in patch-apply.ts. The registry records the write in
+ * managedFields (an `Update` by fieldManager or the User-Agent's manager). Errors as kube's patch handler:
  *   unknown Content-Type → 415 listing the patch types; malformed patch → 400 (`error decoding patch: ...`
  *   when field validation is on); JSON patch that does not apply → 422 `the server rejected our request due
  *   to an error in our request`; more than 10,000 operations → 413; missing object → 404; a patched name or
@@ -10,12 +11,15 @@
 import type { KObject } from '../../api/types.ts';
 import { applyJsonPatch, decodeJsonPatch, JsonPatchApplyError, JsonPatchDecodeError, MAX_JSON_PATCH_OPERATIONS } from '../../apply/json-patch.ts';
 import { mergePatch } from '../../apply/merge-patch.ts';
+import { rootNodeFor } from '../../apply/schema-view.ts';
+import { applyStrategicMergePatch } from '../../apply/strategic-merge.ts';
 import type { RequestContext } from '../../server/context.ts';
 import { contentTypeOf, readBody } from '../negotiation/decode.ts';
 import { JsonSyntaxError, scanJson } from '../negotiation/json-scan.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseWriteQuery } from '../params.ts';
 import { errors, StatusError } from '../status.ts';
+import { handleApplyPatch } from './patch-apply.ts';
 import { checkName, dedupOwnerReferences, ensureNamespace, expectedNamespace, fieldManagerFor, opContext, strictChecks, type HandlerScope } from './scope.ts';
 
 export const JSON_PATCH = 'application/json-patch+json';
@@ -24,7 +28,8 @@ export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 export const APPLY_PATCH_YAML = 'application/apply-patch+yaml';
 /** The patch types kube-apiserver lists for built-in resources, in its order. */
 export const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH_YAML];
-const SUPPORTED = [JSON_PATCH, MERGE_PATCH];
+/** Custom resources never take strategic merge patches (no Go struct to read patch markers from). */
+export const CUSTOM_PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, APPLY_PATCH_YAML];
 
 /** A 422 about the field `patch`, shaped as kube's `NewInvalid(schema.GroupKind{}, "", ...)`. */
 function invalidPatch(value: string, detail: string): StatusError {
@@ -39,11 +44,11 @@ function rejected(): StatusError {
 
 export async function handlePatch(ctx: RequestContext, s: HandlerScope): Promise<void> {
   const type = contentTypeOf(ctx);
-  if (!PATCH_TYPES.includes(type)) throw errors.unsupportedMediaType(PATCH_TYPES);
-  if (!SUPPORTED.includes(type)) {
-    throw new StatusError(415, 'UnsupportedMediaType',
-      `the body of the request was in an unknown format - accepted media types include: ${SUPPORTED.join(', ')} (${type} is not supported yet)`);
-  }
+  // Built-in kinds have a schema view with patch markers; anything else is served as a custom resource.
+  const view = rootNodeFor(s.apiVersion, s.kind);
+  const accepted = view ? PATCH_TYPES : CUSTOM_PATCH_TYPES;
+  if (!accepted.includes(type)) throw errors.unsupportedMediaType(accepted);
+  if (type === APPLY_PATCH_YAML) return handleApplyPatch(ctx, s);
   const rep = negotiateResponse(ctx, s.render);
   const body = await readBody(ctx);
   const q = parseWriteQuery(ctx.query, 'PatchOptions', { apply: false });
@@ -60,6 +65,12 @@ export async function handlePatch(ctx: RequestContext, s: HandlerScope): Promise
     if (!(e instanceof JsonSyntaxError)) throw e;
     if (directive !== 'Ignore') throw errors.badRequest(`error decoding patch: ${e.message}`);
     throw errors.badRequest(type === MERGE_PATCH ? 'Invalid JSON Patch' : e.message);
+  }
+  if (type === STRATEGIC_MERGE_PATCH && (typeof patchDoc !== 'object' || patchDoc === null || Array.isArray(patchDoc))) {
+    const t = patchDoc === null ? 'null' : Array.isArray(patchDoc) ? 'array' : typeof patchDoc === 'boolean' ? 'bool' : typeof patchDoc;
+    // A JSON null decodes to an empty map in Go: nothing to patch.
+    if (patchDoc !== null) throw errors.badRequest(`json: cannot unmarshal ${t} into Go value of type map[string]interface {}`);
+    patchDoc = {};
   }
   let ops: ReturnType<typeof decodeJsonPatch> = [];
   if (type === JSON_PATCH) {
@@ -90,6 +101,8 @@ export async function handlePatch(ctx: RequestContext, s: HandlerScope): Promise
         if (e instanceof JsonPatchApplyError) throw rejected();
         throw e;
       }
+    } else if (type === STRATEGIC_MERGE_PATCH) {
+      patched = applyStrategicMergePatch(base, patchDoc as object, view!);
     } else {
       patched = mergePatch(base, patchDoc);
     }

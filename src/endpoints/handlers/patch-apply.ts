@@ -1,0 +1,73 @@
+/**
+ * Server-side apply PATCH (`application/apply-patch+yaml`; JSON is YAML too), as kube's applyPatcher:
+ * - options: `fieldManager` is required (422 PatchOptions), `force` allowed;
+ * - the body is YAML decoded into a map (`error decoding YAML: …` 400 otherwise);
+ * - the apply merges into the current object (or the kind's zero object: create-on-apply, 201) with field
+ *   ownership; conflicts are 409 with every conflicting field; the result keeps the managedFields the apply
+ *   computed (the registry does not record the write again);
+ * - after the apply, duplicate keys in the YAML are strict findings: `fieldValidation=Strict` → 400
+ *   `error strict decoding YAML: …`, Warn → one Warning header per finding;
+ * - the object must still be named as the URL names it, in the URL's namespace (400 otherwise).
+ */
+import type { KObject } from '../../api/types.ts';
+import { apply, resetFields } from '../../apply/ssa/index.ts';
+import type { RequestContext } from '../../server/context.ts';
+import { BodySyntaxError, parseBody, readBody } from '../negotiation/decode.ts';
+import { negotiateResponse, respondResource } from '../negotiation/render.ts';
+import { parseWriteQuery } from '../params.ts';
+import { errors } from '../status.ts';
+import { checkName, dedupOwnerReferences, ensureNamespace, expectedNamespace, opContext, type HandlerScope } from './scope.ts';
+
+function goTypeOf(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return 'number';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+/** The apply body as a map: YAML syntax errors and non-map documents are 400s worded as kube's. */
+function decodeApplyBody(body: Buffer): { value: Record<string, unknown>; duplicates: string[] } {
+  let decoded;
+  try {
+    decoded = parseBody(body, 'application/yaml');
+  } catch (e) {
+    if (e instanceof BodySyntaxError) throw errors.badRequest(`error decoding YAML: ${e.message}`);
+    throw e;
+  }
+  const v = decoded.value;
+  if (v === null || v === undefined) return { value: {}, duplicates: decoded.strict };
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    throw errors.badRequest(`error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goTypeOf(v)} into Go value of type map[string]interface {}`);
+  }
+  return { value: v as Record<string, unknown>, duplicates: decoded.strict.filter((m) => m.includes('already set in map')) };
+}
+
+export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Promise<void> {
+  const rep = negotiateResponse(ctx, s.render);
+  const body = await readBody(ctx);
+  const q = parseWriteQuery(ctx.query, 'PatchOptions', { apply: true });
+  const directive = q.fieldValidation ?? 'Warn';
+  const { value: applied, duplicates } = decodeApplyBody(body);
+  const hasStatus = (s.def.subresources ?? []).some((r) => r.name === 'status');
+  const ignoredFields = resetFields({ subresource: s.subresource, hasStatus });
+  const expectedNs = expectedNamespace(s);
+  const warningsBefore = ctx.warnings.length;
+  let attempt = 0;
+  const op = opContext(ctx, s, { dryRun: q.dryRun, fieldManager: q.fieldManager });
+  const { object, created } = await s.storage.guaranteedUpdate(op, s.name, (current) => {
+    if (attempt++ > 0) ctx.warnings.length = warningsBefore; // the registry may retry on a lost race
+    const r = apply({
+      live: current, applied, manager: q.fieldManager, force: q.force === true, apiVersion: s.apiVersion, kind: s.kind,
+      ...(s.subresource ? { subresource: s.subresource } : {}), ignoredFields, now: new Date(),
+    });
+    if (duplicates.length && directive === 'Strict') {
+      throw errors.badRequest(`error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n${duplicates.map((d) => `  ${d}`).join('\n')}`);
+    }
+    if (duplicates.length && directive === 'Warn') ctx.warnings.push(...duplicates);
+    const obj = r.object as KObject;
+    ensureNamespace(obj, expectedNs);
+    checkName(obj, s.name, s.namespace);
+    dedupOwnerReferences(obj, ctx.warnings, true);
+    return obj;
+  }, { fieldValidation: directive, allowCreate: true, keepManagedFields: true });
+  await respondResource(ctx, s.render, rep, created ? 201 : 200, object);
+}
