@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { assertMatchesReference, assertStatus, configMap, deployment } from './helpers.ts';
+import { assertMatchesReference, assertStatus, configMap, deployment, reference } from './helpers.ts';
 
 let srv: TestServer;
 before(async () => { srv = await startTestServer(); });
@@ -200,4 +200,27 @@ void test('sub-resources: status and scale writes own their fields with their su
   // Re-applying the old replicas now conflicts with the scaler.
   r = await srv.request('PATCH', `${DEP}/own?fieldManager=deployer`, { headers: APPLY, body: JSON.stringify(d) });
   assertStatus(r, 409, 'Conflict', 'Apply failed with 1 conflict: conflict with "scaler" with subresource "scale" using apps/v1: .spec.replicas');
+});
+
+void test('creates record the managedFields kube-apiserver records (kubectl create bodies, defaulted)', async () => {
+  // Bodies as kubectl create sends them; the reference objects carry what kube recorded for them.
+  const cases: Array<[string, string, unknown]> = [
+    ['/api/v1/namespaces/default/configmaps', 'api_v1_namespaces_ref_configmaps_cm1.json',
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ref-cm1' }, data: { a: 'b' } }],
+    ['/apis/apps/v1/namespaces/default/deployments', 'apis_apps_v1_namespaces_ref_deployments_web.json',
+      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ref-web', labels: { app: 'web' } }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { creationTimestamp: null, labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1', resources: {} }] } }, strategy: {} }, status: {} }],
+    ['/api/v1/namespaces/default/pods', 'api_v1_namespaces_ref_pods_pod1.json',
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ref-pod1', labels: { run: 'pod1' } }, spec: { containers: [{ name: 'pod1', image: 'busybox', resources: {} }], restartPolicy: 'Never', dnsPolicy: 'ClusterFirst' }, status: {} }],
+    ['/api/v1/namespaces/default/services', 'api_v1_namespaces_ref_services_svc1.json',
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ref-svc1', labels: { app: 'svc1' } }, spec: { ports: [{ name: '80-80', protocol: 'TCP', port: 80, targetPort: 80 }], selector: { app: 'svc1' }, type: 'ClusterIP' }, status: { loadBalancer: {} } }],
+  ];
+  for (const [url, file, body] of cases) {
+    const want = reference(`objects/${file}`);
+    assert.ok(want, `reference objects/${file} is missing`);
+    const r = await srv.request('POST', `${url}?fieldManager=${want.metadata.managedFields[0].manager}`, { body });
+    assert.equal(r.status, 201, r.text);
+    const got = r.json().metadata.managedFields as Entry[];
+    assert.deepEqual(got.map((e) => [e.manager, e.operation, e.apiVersion, e.fieldsType, e.fieldsV1]),
+      want.metadata.managedFields.map((e: Entry) => [e.manager, e.operation, e.apiVersion, e.fieldsType, e.fieldsV1]), file);
+  }
 });
