@@ -200,6 +200,16 @@ void test('sub-resources: status and scale writes own their fields with their su
   // Re-applying the old replicas now conflicts with the scaler.
   r = await srv.request('PATCH', `${DEP}/own?fieldManager=deployer`, { headers: APPLY, body: JSON.stringify(d) });
   assertStatus(r, 409, 'Conflict', 'Apply failed with 1 conflict: conflict with "scaler" with subresource "scale" using apps/v1: .spec.replicas');
+  // Apply through /scale: an Apply entry with subresource scale; the Scale served has no managedFields.
+  const scaleBody = JSON.stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'own' }, spec: { replicas: 5 } });
+  r = await srv.request('PATCH', `${DEP}/own/scale?fieldManager=hpa`, { headers: APPLY, body: scaleBody });
+  assertStatus(r, 409, 'Conflict', 'Apply failed with 1 conflict: conflict with "scaler" with subresource "scale" using autoscaling/v1: .spec.replicas');
+  r = await srv.request('PATCH', `${DEP}/own/scale?fieldManager=hpa&force=true`, { headers: APPLY, body: scaleBody });
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual([r.json().kind, r.json().spec.replicas, r.json().metadata.managedFields], ['Scale', 5, undefined]);
+  const after = (await srv.request('GET', `${DEP}/own`)).json();
+  assert.equal(after.spec.replicas, 5);
+  assert.deepEqual(owners(after).filter((o: unknown[]) => o[2] === 'scale'), [['hpa', 'Apply', 'scale', { 'f:spec': { 'f:replicas': {} } }]]);
 });
 
 void test('creates record the managedFields kube-apiserver records (kubectl create bodies, defaulted)', async () => {
