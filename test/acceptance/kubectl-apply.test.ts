@@ -174,6 +174,19 @@ void test('server-side apply: two managers, conflict, --force-conflicts', { skip
   assert.equal(entry(c, 'one'), undefined);
 });
 
+void test('client-side apply then apply --server-side: kubectl migrates ownership without conflicts', { skip }, async () => {
+  const cm = (v: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mig', namespace: NS }, data: { k: v } });
+  assert.match(await ok(['apply', '-f', '-'], cm('1')), /^configmap\/mig created/);
+  assert.match(await ok(['apply', '--server-side', '-f', '-'], cm('2')), /^configmap\/mig serverside-applied/);
+  const c = await getJson('configmap', 'mig');
+  assert.equal(c.data.k, '2');
+  // kubectl's own follow-up apply keeps the annotation under kubectl-last-applied; the rest is kubectl's Apply.
+  assert.equal(JSON.parse(c.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).data.k, '2');
+  const mine = entries(c).find((e) => e.operation === 'Apply' && e.fieldsV1['f:data'])!;
+  assert.deepEqual(mine.fieldsV1['f:data'], { 'f:k': {} });
+  assert.equal(entries(c).some((e) => e.manager === 'kubectl-client-side-apply' && e.fieldsV1['f:data']), false, 'data moved to the server-side applier');
+});
+
 void test('diff: exit 0 when the same, 1 with a diff when different', { skip }, async () => {
   // Bring the last-applied configuration in line with the live object first.
   const manifest = deploymentYaml({ image: 'nginx:3', replicas: 3 });
