@@ -168,6 +168,10 @@ void test('apply: dry-run writes nothing, field validation of duplicate keys, na
   assertStatus(r, 400, 'BadRequest', 'invalid object type: /v1, Kind=Secret');
   r = await srv.request('PATCH', `${CM}/ap-bad?fieldManager=alice`, { headers: APPLY, body: 'a: [' });
   assertStatus(r, 400, 'BadRequest', /^error decoding YAML: /);
+  // Fields the schema does not declare: kube answers a bare 500 from the typed conversion (kubernetes#122480).
+  r = await srv.request('PATCH', `${CM}/ap-unknown?fieldManager=alice`, { headers: APPLY, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ap-unknown', namespace: 'default' }, spec: { x: 1 } }) });
+  assert.equal(r.status, 500, r.text);
+  assert.equal(r.json().message, 'failed to create typed patch object (default/ap-unknown; /v1, Kind=ConfigMap): .spec: field not declared in schema');
 });
 
 void test('sub-resources: status and scale writes own their fields with their subresource', async () => {
