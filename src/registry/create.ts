@@ -8,6 +8,8 @@
 import type { KObject, StrategyContext } from '../api/types.ts';
 import { errors, StatusError, type FieldError } from '../endpoints/status.ts';
 import type { OpContext } from './rest.ts';
+import { dropUnknownFields } from '../apply/drop-unknown.ts';
+import { rootNodeFor, unstructuredRoot } from '../apply/schema-view.ts';
 import { canonicalObject } from './codec.ts';
 import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
 import { clone, generateName, newUid, rfc3339 } from './object-utils.ts';
@@ -51,6 +53,8 @@ export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, n
   if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
   obj.apiVersion = core.apiVersion();
   obj.kind = def.kind;
+  // Keys the kind does not declare are dropped, as decoding into kube's Go types drops them.
+  dropUnknownFields(obj, rootNodeFor(obj.apiVersion, def.kind) ?? unstructuredRoot());
   const meta = obj.metadata;
   // FillObjectMetaSystemFields + name generation.
   meta.creationTimestamp = rfc3339(now);

@@ -16,6 +16,8 @@ import type { KObject } from '../api/types.ts';
 import { errors, type FieldError } from '../endpoints/status.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { OpContext, UpdateFn } from './rest.ts';
+import { dropUnknownFields } from '../apply/drop-unknown.ts';
+import { rootNodeFor, unstructuredRoot } from '../apply/schema-view.ts';
 import { checkNamespaceForCreate, ensureNamespace, prepareCreate, strategyContext, withRevision, writeCreate, type ManagedFieldsMode } from './create.ts';
 import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
 import { clone, comparable, jsonEqual, specPart } from './object-utils.ts';
@@ -58,6 +60,8 @@ export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, o
   if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
   obj.apiVersion = core.apiVersion();
   obj.kind = def.kind;
+  // Keys the kind does not declare are dropped, as decoding into kube's Go types drops them.
+  dropUnknownFields(obj, rootNodeFor(obj.apiVersion, def.kind) ?? unstructuredRoot());
   ensureNamespace(core, ctx, obj);
   const meta = obj.metadata;
   const om = old.metadata;

@@ -57,6 +57,13 @@ void test('strategic merge patch: containers merge by name, $patch: delete, $set
   assert.equal((await srv.request('POST', CM, { body: configMap('smp-cm') })).status, 201);
   r = await srv.request('PATCH', `${CM}/smp-cm`, { headers: SMP, body: { data: 5 } });
   assertMatchesReference(r, '422-smp-bad-type.json');
+  r = await srv.request('PATCH', `${CM}/smp-cm?fieldValidation=Strict`, { headers: SMP, body: { data: { x: 'y' }, bogus: 1 } });
+  assertStatus(r, 422, 'Invalid', ' "" is invalid: patch: Invalid value: "map[bogus:1 data:map[x:y]]": strict decoding error: unknown field "bogus"');
+  r = await srv.request('PATCH', `${CM}/smp-cm`, { headers: SMP, body: { data: { x: 'y' }, bogus: 1 } });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.headers['warning'], '299 - "unknown field \\"bogus\\""');
+  assert.equal('bogus' in r.json(), false, 'unknown fields are dropped, as decoding into Go types does');
+  assert.deepEqual(r.json().data, { a: 'b', x: 'y' });
   r = await srv.request('PATCH', `${CM}/smp-cm`, { headers: SMP, body: [1] });
   assertStatus(r, 400, 'BadRequest', 'json: cannot unmarshal array into Go value of type map[string]interface {}');
 });

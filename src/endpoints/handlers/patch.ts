@@ -12,7 +12,7 @@ import type { KObject } from '../../api/types.ts';
 import { applyJsonPatch, decodeJsonPatch, JsonPatchApplyError, JsonPatchDecodeError, MAX_JSON_PATCH_OPERATIONS } from '../../apply/json-patch.ts';
 import { mergePatch } from '../../apply/merge-patch.ts';
 import { rootNodeFor } from '../../apply/schema-view.ts';
-import { applyStrategicMergePatch } from '../../apply/strategic-merge.ts';
+import { applyStrategicMergePatch, patchInvalid } from '../../apply/strategic-merge.ts';
 import type { RequestContext } from '../../server/context.ts';
 import { contentTypeOf, readBody } from '../negotiation/decode.ts';
 import { JsonSyntaxError, scanJson } from '../negotiation/json-scan.ts';
@@ -121,7 +121,11 @@ export async function handlePatch(ctx: RequestContext, s: HandlerScope): Promise
     // Strict findings: duplicates in the patch itself, unknown ObjectMeta keys in the result.
     const strict = [...strictInPatch, ...scanJson(patchedJson, { objectMeta: true, ...checks }).strict];
     if (strict.length && directive === 'Warn') ctx.warnings.push(...strict);
-    if (strict.length && directive === 'Strict') throw invalidPatch(patchedJson, `strict decoding error: ${strict.join(', ')}`);
+    if (strict.length && directive === 'Strict') {
+      const detail = `strict decoding error: ${strict.join(', ')}`;
+      // kube shows the patched JSON for JSON/merge patches, the patch map (Go %+v) for strategic ones.
+      throw type === STRATEGIC_MERGE_PATCH ? patchInvalid(patchDoc, detail) : invalidPatch(patchedJson, detail);
+    }
     ensureNamespace(obj, expectedNs);
     checkName(obj, s.name, s.namespace);
     dedupOwnerReferences(obj, ctx.warnings, true);
