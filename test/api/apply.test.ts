@@ -173,6 +173,9 @@ void test('apply: dry-run writes nothing, field validation of duplicate keys, na
   assertStatus(r, 400, 'BadRequest', 'the name of the object (ap-name) does not match the name on the URL (other)');
   r = await srv.request('PATCH', `${CM}/ap-kind?fieldManager=alice`, { headers: APPLY, body: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ap-kind' } }) });
   assertStatus(r, 400, 'BadRequest', 'invalid object type: /v1, Kind=Secret');
+  // CBOR apply bodies need a feature gate kube 1.33 leaves off.
+  r = await srv.request('PATCH', `${CM}/ap-cbor?fieldManager=alice`, { headers: { 'Content-Type': 'application/apply-patch+cbor' }, body: Buffer.from([0xa0]) });
+  assertStatus(r, 415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml');
   r = await srv.request('PATCH', `${CM}/ap-bad?fieldManager=alice`, { headers: APPLY, body: 'a: [' });
   assertStatus(r, 400, 'BadRequest', /^error decoding YAML: /);
   // Fields the schema does not declare: kube answers a bare 500 from the typed conversion (kubernetes#122480).
