@@ -64,6 +64,8 @@ void test('strategic merge patch: containers merge by name, $patch: delete, $set
   assert.equal(r.headers['warning'], '299 - "unknown field \\"bogus\\""');
   assert.equal('bogus' in r.json(), false, 'unknown fields are dropped, as decoding into Go types does');
   assert.deepEqual(r.json().data, { a: 'b', x: 'y' });
+  r = await srv.request('PATCH', `${CM}/smp-cm`, { headers: SMP, body: '{"data":' });
+  assertStatus(r, 400, 'BadRequest', 'unexpected end of JSON input');
   r = await srv.request('PATCH', `${CM}/smp-cm`, { headers: SMP, body: [1] });
   assertStatus(r, 400, 'BadRequest', 'json: cannot unmarshal array into Go value of type map[string]interface {}');
 });

@@ -63,6 +63,8 @@ export async function handlePatch(ctx: RequestContext, s: HandlerScope): Promise
     patchDoc = JSON.parse(text) as unknown;
   } catch (e) {
     if (!(e instanceof JsonSyntaxError)) throw e;
+    // Strategic patches are unmarshalled into a map first, whose error kube passes on as it is.
+    if (type === STRATEGIC_MERGE_PATCH) throw errors.badRequest(e.message);
     if (directive !== 'Ignore') throw errors.badRequest(`error decoding patch: ${e.message}`);
     throw errors.badRequest(type === MERGE_PATCH ? 'Invalid JSON Patch' : e.message);
   }
