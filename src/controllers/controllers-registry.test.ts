@@ -22,7 +22,9 @@ before(async () => {
   store = new MemoryStore();
   const catalog = Catalog.builtin();
   registry = await createRegistry({ catalog, store });
-  controllers = await startControllers({ registry, catalog, rootCaPem: CA, apiServer: { host: '127.0.0.1', port: 6443 }, log: (m) => logs.push(m) });
+  controllers = await startControllers({
+    registry, catalog, rootCaPem: CA, apiServer: { host: '127.0.0.1', port: 6443 }, log: (m) => logs.push(m), systemNamespacesIntervalMs: 50,
+  });
 });
 
 after(async () => {
@@ -92,4 +94,16 @@ void test('a deleted namespace with content across groups is emptied, finalized 
     return c;
   }, {});
   await until('namespace removed', async () => !(await find('namespaces', '', ns)));
+});
+
+void test('a deleted kube-node-lease namespace comes back (system-namespaces controller)', async () => {
+  const before = await find('namespaces', '', 'kube-node-lease');
+  assert.ok(before?.metadata.uid);
+  await s('namespaces').delete(systemContext({ namespace: '' }), 'kube-node-lease', {});
+  // The namespace controller empties and removes it; the periodic resync then creates a new one (new uid).
+  const back = await until('kube-node-lease re-created', async () => {
+    const o = await find('namespaces', '', 'kube-node-lease');
+    return o && o.metadata.uid !== before.metadata.uid && !o.metadata.deletionTimestamp ? o : undefined;
+  });
+  assert.equal((back.status as { phase?: string }).phase, 'Active');
 });

@@ -28,6 +28,8 @@ export interface ControllerOptions {
   apiServer?: ApiServerEndpoint;
   /** Diagnostics (retries, watch restarts). Default: silent. */
   log?: Logger;
+  /** How often the system namespaces are re-created when deleted (kube's system-namespaces controller: 1 min). */
+  systemNamespacesIntervalMs?: number;
 }
 
 export interface RunningControllers {
@@ -71,10 +73,17 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
     throw err;
   }
 
+  // kube-apiserver's system-namespaces controller: a deleted kube-node-lease (the only deletable one) comes back.
+  const resync = setInterval(() => {
+    ensureSystemNamespaces(registry).catch((err: unknown) => log?.(`system namespaces: ${(err as Error).message}`));
+  }, opts.systemNamespacesIntervalMs ?? 60_000);
+  resync.unref();
+
   let stopped: Promise<void> | undefined;
   return {
     stop() {
       stopped ??= (async () => {
+        clearInterval(resync);
         for (const i of informers) i.stop();
         await Promise.all([nsController.stop(), saController.stop(), publisher.stop()]);
       })();
