@@ -17,6 +17,7 @@ import type { RequestContext } from '../../server/context.ts';
 import { contentTypeOf, readBody } from '../negotiation/decode.ts';
 import { JsonSyntaxError, scanJson } from '../negotiation/json-scan.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
+import { typeErrorFor } from '../negotiation/type-check.ts';
 import { parseWriteQuery } from '../params.ts';
 import { errors, StatusError } from '../status.ts';
 import { handleApplyPatch } from './patch-apply.ts';
@@ -119,6 +120,12 @@ export async function handlePatch(ctx: RequestContext, s: HandlerScope): Promise
     }
     if (typeof obj.metadata !== 'object' || obj.metadata === null || Array.isArray(obj.metadata)) {
       throw invalidPatch(patchedJson, `json: cannot unmarshal ${Array.isArray(obj.metadata) ? 'array' : obj.metadata === null ? 'null' : typeof obj.metadata} into Go struct field ${s.kind}.metadata of type v1.ObjectMeta`);
+    }
+    // kube decodes the patched JSON into the Go struct: a value of the wrong type fails that decode (422),
+    // before strict findings count. Strategic patches are type-checked by their own converter.
+    if (view && type !== STRATEGIC_MERGE_PATCH) {
+      const typeError = typeErrorFor(obj, s.apiVersion, s.kind);
+      if (typeError) throw invalidPatch(patchedJson, typeError);
     }
     // Strict findings: duplicates in the patch itself, unknown ObjectMeta keys in the result.
     const strict = [...strictInPatch, ...scanJson(patchedJson, { objectMeta: true, ...checks }).strict];

@@ -11,6 +11,7 @@ import type { RequestContext } from '../../server/context.ts';
 import { errors, StatusError } from '../status.ts';
 import { decodeProtobuf } from '../../api/protobuf/codec.ts';
 import { JsonSyntaxError, scanJson, type ScanOptions, type SchemaNode } from './json-scan.ts';
+import { typeErrorFor } from './type-check.ts';
 
 /** kube-apiserver's default `MaxRequestBodyBytes`. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -283,6 +284,12 @@ export function decodeObject(body: Buffer, type: InputType, o: DecodeObjectOptio
   const md = obj['metadata'];
   if (md !== undefined && md !== null && (typeof md !== 'object' || Array.isArray(md))) {
     throw errors.badRequest(`${o.kind} in version ${JSON.stringify(versionOf(o.apiVersion))} cannot be handled as a ${o.kind}: json: cannot unmarshal ${Array.isArray(md) ? 'array' : typeof md} into Go struct field ${o.kind}.metadata of type v1.ObjectMeta`);
+  }
+  // Go's decoder fails on the first value of the wrong type before strict findings count (built-in kinds
+  // only: they are the ones with a schema; protobuf bodies are typed by construction).
+  if (o.schema && type !== PROTOBUF) {
+    const typeError = typeErrorFor(obj, o.apiVersion, o.kind);
+    if (typeError) throw errors.badRequest(`${o.kind} in version ${JSON.stringify(versionOf(o.apiVersion))} cannot be handled as a ${o.kind}: ${typeError}`);
   }
   reportStrict(decoded.strict, o.fieldValidation, o.warnings, `${o.kind} in version ${JSON.stringify(versionOf(o.apiVersion))} cannot be handled as a ${o.kind}`);
   const out: KObject = { ...obj, apiVersion: bodyApiVersion, kind: bodyKind, metadata: (md ?? {}) as KObject['metadata'] };
