@@ -23,9 +23,22 @@ export function knownAuthorizationModes(): string[] {
   return [...factories.keys()];
 }
 
-registerAuthorizationMode('AlwaysAllow', () => ({ name: 'AlwaysAllow', authorize: () => ({ kind: 'allow' }) }));
-// kube's alwaysDenyAuthorizer reason, shown after the forbidden message.
-registerAuthorizationMode('AlwaysDeny', () => ({ name: 'AlwaysDeny', authorize: () => ({ kind: 'no-opinion', reason: 'Everything is forbidden.' }) }));
+// kube's alwaysAllowAuthorizer.RulesFor: everything, for resources and non-resource URLs.
+registerAuthorizationMode('AlwaysAllow', () => ({
+  name: 'AlwaysAllow',
+  authorize: () => ({ kind: 'allow' }),
+  rulesFor: () => ({
+    resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+    nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+    incomplete: false,
+  }),
+}));
+// kube's alwaysDenyAuthorizer reason, shown after the forbidden message; it lists no rules (complete).
+registerAuthorizationMode('AlwaysDeny', () => ({
+  name: 'AlwaysDeny',
+  authorize: () => ({ kind: 'no-opinion', reason: 'Everything is forbidden.' }),
+  rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
+}));
 
 /** Builds the authorizer for `--authorization-mode`: `system:masters` first, then the modes in order. */
 export async function buildAuthorizer(modes: readonly string[], deps: AuthorizerDeps = {}): Promise<Authorizer> {

@@ -27,6 +27,32 @@ export type Decision =
 export interface Authorizer {
   readonly name: string;
   authorize(attrs: Attributes): Decision | Promise<Decision>;
+  /**
+   * kube's RuleResolver: what `user` may do in `namespace` (SelfSubjectRulesReview, `kubectl auth can-i --list`).
+   * Absent when the authorizer cannot list rules (kube's privileged-groups bypass, Node).
+   */
+  rulesFor?(user: UserInfo, namespace: string): RulesResult | Promise<RulesResult>;
+}
+
+/** authorizer.ResourceRuleInfo / NonResourceRuleInfo (wire shape of authorization.k8s.io/v1 rules). */
+export interface ResourceRule {
+  readonly verbs: readonly string[];
+  readonly apiGroups?: readonly string[];
+  readonly resources?: readonly string[];
+  readonly resourceNames?: readonly string[];
+}
+
+export interface NonResourceRule {
+  readonly verbs: readonly string[];
+  readonly nonResourceURLs?: readonly string[];
+}
+
+/** Rules an authorizer grants; `incomplete` when it could not list all; `errors` are evaluation errors. */
+export interface RulesResult {
+  readonly resourceRules: readonly ResourceRule[];
+  readonly nonResourceRules: readonly NonResourceRule[];
+  readonly incomplete: boolean;
+  readonly errors?: readonly string[];
 }
 
 export const allow = (reason?: string): Decision => ({ kind: 'allow', reason });

@@ -3,7 +3,8 @@
  * result is no-opinion with the members' reasons joined by newlines (kube's union authorizer), which the
  * authorization filter turns into 403 — default deny.
  */
-import type { Attributes, Authorizer, Decision } from './types.ts';
+import type { UserInfo } from '../api/types.ts';
+import type { Attributes, Authorizer, Decision, NonResourceRule, ResourceRule, RulesResult } from './types.ts';
 
 export function unionAuthorizer(members: readonly Authorizer[]): Authorizer {
   return {
@@ -17,7 +18,32 @@ export function unionAuthorizer(members: readonly Authorizer[]): Authorizer {
       }
       return reasons.length ? { kind: 'no-opinion', reason: reasons.join('\n') } : { kind: 'no-opinion' };
     },
+    rulesFor: (user, namespace) => unionRules(members, user, namespace),
   };
+}
+
+/**
+ * kube's union RuleResolver: the rules of every member that can list rules, concatenated; incomplete when any
+ * member says so; evaluation errors collected (a throwing member counts as an error, not a failure).
+ */
+export async function unionRules(members: readonly Authorizer[], user: UserInfo, namespace: string): Promise<RulesResult> {
+  const resourceRules: ResourceRule[] = [];
+  const nonResourceRules: NonResourceRule[] = [];
+  const errs: string[] = [];
+  let incomplete = false;
+  for (const m of members) {
+    if (!m.rulesFor) continue;
+    try {
+      const r = await m.rulesFor(user, namespace);
+      resourceRules.push(...r.resourceRules);
+      nonResourceRules.push(...r.nonResourceRules);
+      incomplete ||= r.incomplete;
+      errs.push(...(r.errors ?? []));
+    } catch (e) {
+      errs.push(e instanceof Error ? e.message : String(e));
+    }
+  }
+  return { resourceRules, nonResourceRules, incomplete, ...(errs.length ? { errors: errs } : {}) };
 }
 
 /** Allows members of the given groups before any mode is asked (kube's `system:masters` bypass). */

@@ -41,6 +41,8 @@ export interface RegistryOptions {
   readonly watchList?: boolean;
   /** Clock for timestamps (tests). */
   readonly now?: () => Date;
+  /** Storage for virtual defs (reviews: create-only, nothing stored); defs it returns undefined for stay unserved. */
+  readonly virtualStorage?: (def: ResourceDef) => RestStorage | undefined;
 }
 
 export interface Registry extends RestRegistry {
@@ -78,8 +80,11 @@ class RegistryImpl implements Registry {
     for (const d of defs) groups.set(d.storagePrefix, [...(groups.get(d.storagePrefix) ?? []), d]);
     for (const [prefix, list] of groups) this.openPrefix(prefix, list);
     for (const d of defs) this.addDef(d);
+    for (const d of this.opts.catalog.all()) if (d.virtual) this.addVirtual(d);
     this.unsubscribe = this.opts.catalog.onChange?.((c) => {
-      if (c.type === 'added' && !c.def.virtual) {
+      if (c.type === 'added' && c.def.virtual) {
+        this.addVirtual(c.def);
+      } else if (c.type === 'added') {
         if (!this.prefixes.has(c.def.storagePrefix)) this.openPrefix(c.def.storagePrefix, [c.def]);
         this.addDef(c.def);
       } else if (c.type === 'removed') {
@@ -143,12 +148,20 @@ class RegistryImpl implements Registry {
     this.byDef.set(def, storage);
   }
 
+  private addVirtual(def: ResourceDef): void {
+    const storage = this.opts.virtualStorage?.(def);
+    if (!storage) return;
+    this.storages.set(dkey(def.group, def.version, def.resource), storage);
+    this.byDef.set(def, storage);
+  }
+
   private async removeDef(def: ResourceDef): Promise<void> {
     const k = dkey(def.group, def.version, def.resource);
     const storage = this.storages.get(k);
     if (!storage) return;
     this.storages.delete(k);
     this.byDef.delete(storage.def);
+    if (def.virtual) return;
     const entry = this.prefixes.get(def.storagePrefix);
     if (entry && --entry.users <= 0) {
       this.prefixes.delete(def.storagePrefix);

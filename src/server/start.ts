@@ -13,6 +13,9 @@ import { openStore } from '../storage/factory.ts';
 import { shareWatches } from '../storage/cacher/shared-watch.ts';
 import { Catalog } from '../api/catalog.ts';
 import { createRegistry } from '../registry/registry.ts';
+import { reviewStorages } from '../registry/reviews/index.ts';
+import { buildAuthenticator } from '../authn/index.ts';
+import { buildAuthorizer } from '../authz/modes.ts';
 import { startControllers } from '../controllers/index.ts';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.ts';
 import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
@@ -68,7 +71,12 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const store = o.storage === 'etcd' ? await shareWatches(backend, { root: REGISTRY_PREFIX }) : backend;
     cleanups.push(() => store.close());
     const catalog = Catalog.builtin({ runtimeConfig: o.runtimeConfig });
-    const registry = await createRegistry({ catalog, store, cache: o.watchCache, garbageCollection: o.garbageCollector });
+    // Reviews (TokenReview, access reviews) decide with an authenticator and authorizer built from the same
+    // options as the request chain's (createApiServer builds its own instances; see reviews/index.ts).
+    const reviewAuthn = await buildAuthenticator({ clientCaPems: pki.clientCaPems, tokenAuthFile: o.tokenAuthFile, anonymous: o.anonymousAuth });
+    const reviewAuthz = await buildAuthorizer(o.authorizationMode);
+    const virtualStorage = reviewStorages({ authenticator: () => reviewAuthn, authorizer: () => reviewAuthz });
+    const registry = await createRegistry({ virtualStorage, catalog, store, cache: o.watchCache, garbageCollection: o.garbageCollector });
     cleanups.push(() => registry.stop());
 
     const endpoints: Endpoint[] = [
