@@ -256,6 +256,8 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     certDir: opt('cert-dir'),
     watchCache: v.get('watch-cache') as boolean,
     garbageCollector: v.get('enable-garbage-collector') as boolean,
+    serviceClusterIPRange: opt('service-cluster-ip-range'),
+    serviceNodePortRange: opt('service-node-port-range'),
     rawFlags: v,
   };
   return { help: false, version: v.get('version') === true, options, notices };

@@ -18,6 +18,9 @@ import { GenericStore, type GenericStoreOptions } from './generic-store.ts';
 import { LazyReader } from './lazy-reader.ts';
 import { NamespaceStore } from './special/namespaces.ts';
 import type { NamespaceLookup, VersionConverter } from './store-core.ts';
+import { createServiceAllocators, type ServiceAllocationOptions } from './services/setup.ts';
+import { ServiceRest } from './services/service-rest.ts';
+import type { Allocators } from './services/allocation.ts';
 
 /** What the registry needs from the catalog (src/api/catalog.ts `Catalog` fits). */
 export interface CatalogLike {
@@ -41,6 +44,8 @@ export interface RegistryOptions {
   readonly watchList?: boolean;
   /** Clock for timestamps (tests). */
   readonly now?: () => Date;
+  /** Service cluster IP / node port allocation (`--service-cluster-ip-range`, `--service-node-port-range`); off when unset. */
+  readonly services?: ServiceAllocationOptions;
   /** Storage for virtual defs (reviews: create-only, nothing stored); defs it returns undefined for stay unserved. */
   readonly virtualStorage?: (def: ResourceDef) => RestStorage | undefined;
 }
@@ -71,8 +76,13 @@ class RegistryImpl implements Registry {
   private readonly prefixes = new Map<string, PrefixEntry>();
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
+  private readonly serviceAllocators: Allocators | undefined;
 
-  constructor(private readonly opts: RegistryOptions) {}
+  constructor(private readonly opts: RegistryOptions) {
+    this.serviceAllocators = opts.services
+      ? createServiceAllocators({ ...opts.services, store: opts.store, ipAddresses: () => this.lookup('networking.k8s.io', 'v1', 'ipaddresses') })
+      : undefined;
+  }
 
   async init(): Promise<void> {
     const defs = this.opts.catalog.all().filter((d) => !d.virtual);
@@ -94,6 +104,8 @@ class RegistryImpl implements Registry {
     // Fail fast (and clean up) when a cache cannot load.
     try {
       await Promise.all([...this.prefixes.values()].map((p) => p.reader.ready()));
+      // Allocations of the Services already stored are marked used before anything else can allocate.
+      for (const s of this.storages.values()) if (s instanceof ServiceRest) await s.repair();
     } catch (e) {
       await this.stop();
       throw e;
@@ -143,7 +155,8 @@ class RegistryImpl implements Registry {
       ...(this.opts.watchList !== undefined ? { watchList: this.opts.watchList } : {}),
       ...(this.opts.now ? { now: this.opts.now } : {}),
     };
-    const storage = def.group === '' && def.resource === 'namespaces' ? new NamespaceStore(opts) : new GenericStore(opts);
+    let storage: RestStorage = def.group === '' && def.resource === 'namespaces' ? new NamespaceStore(opts) : new GenericStore(opts);
+    if (this.serviceAllocators && def.group === '' && def.resource === 'services') storage = new ServiceRest(storage, this.serviceAllocators);
     this.storages.set(dkey(def.group, def.version, def.resource), storage);
     this.byDef.set(def, storage);
   }

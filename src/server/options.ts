@@ -4,6 +4,8 @@
  * differ from the CLI's in two ways: port 0 (random) and no data dir (memory store, in-memory certificates).
  */
 import path from 'node:path';
+import { parseCidr, parsePortRange } from '../registry/services/cidr.ts';
+import { DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR } from '../registry/services/setup.ts';
 
 export type StorageKind = 'memory' | 'sqlite' | 'etcd';
 
@@ -67,6 +69,10 @@ export interface ServerOptions {
   controllers?: boolean;
   /** Log sink for one-line messages; default stderr for the CLI, silent for the library. */
   log?: (line: string) => void;
+  /** `--service-cluster-ip-range` (default 10.96.0.0/12, kubeadm's and kind's; the `kubernetes` Service gets its first address). */
+  serviceClusterIPRange?: string;
+  /** `--service-node-port-range` (default 30000-32767). */
+  serviceNodePortRange?: string;
   /** Every flag as parsed (names without dashes), for features that read their own flags later. */
   rawFlags?: ReadonlyMap<string, unknown>;
 }
@@ -104,6 +110,8 @@ export interface ResolvedOptions {
   certDir: string | undefined;
   watchCache: boolean;
   garbageCollector: boolean;
+  serviceClusterIPRange: string;
+  serviceNodePortRange: string;
   log: (line: string) => void;
 }
 
@@ -171,6 +179,17 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     certDir: o.certDir ? path.resolve(o.certDir) : dataDir,
     watchCache: o.watchCache ?? true,
     garbageCollector: o.garbageCollector ?? true,
+    serviceClusterIPRange: checked('--service-cluster-ip-range', o.serviceClusterIPRange || DEFAULT_SERVICE_CIDR, parseCidr),
+    serviceNodePortRange: checked('--service-node-port-range', o.serviceNodePortRange || DEFAULT_NODE_PORT_RANGE, parsePortRange),
     log: o.log ?? (() => {}),
   };
+}
+
+/** A range flag that parses, or an OptionsError naming the flag. */
+function checked(flag: string, value: string, parse: (v: string) => { text: string }): string {
+  try {
+    return parse(value).text;
+  } catch (e) {
+    throw new OptionsError(`invalid ${flag} ${JSON.stringify(value)}: ${(e as Error).message}`);
+  }
 }

@@ -76,7 +76,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const reviewAuthn = await buildAuthenticator({ clientCaPems: pki.clientCaPems, tokenAuthFile: o.tokenAuthFile, anonymous: o.anonymousAuth });
     const reviewAuthz = await buildAuthorizer(o.authorizationMode);
     const virtualStorage = reviewStorages({ authenticator: () => reviewAuthn, authorizer: () => reviewAuthz });
-    const registry = await createRegistry({ virtualStorage, catalog, store, cache: o.watchCache, garbageCollection: o.garbageCollector });
+    const registry = await createRegistry({ virtualStorage, catalog, store, cache: o.watchCache, garbageCollection: o.garbageCollector,
+      services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange } });
     cleanups.push(() => registry.stop());
 
     const endpoints: Endpoint[] = [

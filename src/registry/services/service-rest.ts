@@ -1,0 +1,129 @@
+/**
+ * The Service REST wrapper: the generic store does the object lifecycle; this adds what kube's service
+ * storage (pkg/registry/core/service/storage) adds — cluster IP and node port allocation around every write,
+ * rollback when the write fails, release after a delete, and a startup repair pass.
+ *
+ * Invariant: an allocation is made (a guarded storage write) before the Service is written and undone if the
+ * write fails, so a stored Service's IPs/ports are always marked used; at worst a crash leaks an allocation,
+ * which the repair pass at the next start frees.
+ */
+import type { KObject } from '../../api/types.ts';
+import type { ObjectWatch, ObjectWatchSink, CachedObject } from '../../storage/cacher/types.ts';
+import { StatusError } from '../../endpoints/status.ts';
+import type {
+  DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestStorage, UpdateFn, WatchParams, WriteParams,
+} from '../rest.ts';
+import { allocate, heldBy, Txn, type Allocators } from './allocation.ts';
+import { SYSTEM_CTX } from './ip-allocator.ts';
+
+export class ServiceRest implements RestStorage {
+  constructor(private readonly inner: RestStorage, private readonly alloc: Allocators) {}
+
+  get def() { return this.inner.def; }
+
+  get(ctx: OpContext, name: string, params: GetParams): Promise<CachedObject> { return this.inner.get(ctx, name, params); }
+  list(ctx: OpContext, params: ListParams): Promise<ListResult> { return this.inner.list(ctx, params); }
+  watch(ctx: OpContext, params: WatchParams, sink: ObjectWatchSink): Promise<ObjectWatch> { return this.inner.watch(ctx, params, sink); }
+
+  async create(ctx: OpContext, obj: KObject, params: WriteParams): Promise<KObject> {
+    const txn = new Txn(this.alloc);
+    try {
+      withName(obj, ctx);
+      await allocate(this.alloc, txn, obj, undefined, ctx.dryRun);
+      return await this.inner.create(ctx, obj, params);
+    } catch (e) {
+      await txn.rollback();
+      throw e;
+    }
+  }
+
+  async update(ctx: OpContext, name: string, obj: KObject, params: WriteParams): Promise<{ object: KObject; created: boolean }> {
+    if (ctx.subresource !== '') return this.inner.update(ctx, name, obj, params);
+    const txn = new Txn(this.alloc);
+    try {
+      const old = await this.current(ctx, name);
+      obj.metadata = { ...obj.metadata, name, namespace: ctx.namespace };
+      await allocate(this.alloc, txn, obj, old, ctx.dryRun);
+      const r = await this.inner.update(ctx, name, obj, params);
+      if (!ctx.dryRun) await txn.commit();
+      return r;
+    } catch (e) {
+      await txn.rollback();
+      throw e;
+    }
+  }
+
+  async guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean }): Promise<{ object: KObject; created: boolean }> {
+    if (ctx.subresource !== '') return this.inner.guaranteedUpdate(ctx, name, mutate, params);
+    let txn = new Txn(this.alloc);
+    try {
+      const r = await this.inner.guaranteedUpdate(ctx, name, async (cur) => {
+        // A retried attempt (conflict) gives back what the previous attempt took.
+        await txn.rollback();
+        txn = new Txn(this.alloc);
+        const next = await mutate(cur === undefined ? undefined : structuredClone(cur));
+        next.metadata = { ...next.metadata, name, namespace: ctx.namespace };
+        await allocate(this.alloc, txn, next, cur, ctx.dryRun);
+        return next;
+      }, params);
+      if (!ctx.dryRun) await txn.commit();
+      return r;
+    } catch (e) {
+      await txn.rollback();
+      throw e;
+    }
+  }
+
+  async delete(ctx: OpContext, name: string, params: DeleteParams): Promise<DeleteResult> {
+    const r = await this.inner.delete(ctx, name, params);
+    if (r.deleted && !ctx.dryRun) await this.release(r.object);
+    return r;
+  }
+
+  async deleteCollection(ctx: OpContext, list: ListParams, params: DeleteParams): Promise<KObject[]> {
+    const gone = await this.inner.deleteCollection(ctx, list, params);
+    if (!ctx.dryRun) {
+      for (const o of gone) if (!o.metadata.deletionTimestamp || !(o.metadata.finalizers ?? []).length) await this.release(o);
+    }
+    return gone;
+  }
+
+  /**
+   * Repair (kube's repair controllers, run once at startup): every stored Service's IPs get their IPAddress
+   * and the node port bitmap becomes exactly the ports stored Services hold.
+   */
+  async repair(): Promise<void> {
+    const { items } = await this.inner.list({ ...SYSTEM_CTX }, {});
+    const ports: number[] = [];
+    for (const item of items) {
+      const svc = item.object as KObject;
+      const held = heldBy(svc);
+      ports.push(...held.ports);
+      for (const ip of held.ips) {
+        try {
+          await this.alloc.ips.ensure(ip, { namespace: svc.metadata.namespace ?? '', name: svc.metadata.name ?? '' });
+        } catch { /* an address outside today's range stays with its Service; nothing to mark */ }
+      }
+    }
+    await this.alloc.ports.reset(ports);
+  }
+
+  private async release(svc: KObject): Promise<void> {
+    const held = heldBy(svc);
+    await Promise.allSettled([...held.ips.map((ip) => this.alloc.ips.release(ip)), ...held.ports.map((p) => this.alloc.ports.release(p))]);
+  }
+
+  private async current(ctx: OpContext, name: string): Promise<KObject | undefined> {
+    try {
+      return structuredClone((await this.inner.get(ctx, name, {})).object as KObject);
+    } catch (e) {
+      if (e instanceof StatusError && e.code === 404) return undefined;
+      throw e;
+    }
+  }
+}
+
+/** generateName is resolved by the store later; the IPAddress parentRef needs some name now. */
+function withName(obj: KObject, ctx: OpContext): void {
+  obj.metadata = { ...obj.metadata, namespace: obj.metadata?.namespace ?? ctx.namespace };
+}
