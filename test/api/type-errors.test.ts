@@ -53,6 +53,10 @@ void test('fractions and out-of-range integers name the number', async () => {
   d.spec.replicas = 4294967296;
   assertStatus(await srv.request('POST', DEP, { body: d }), 400, 'BadRequest',
     'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 4294967296 into Go struct field DeploymentSpec.spec.replicas of type int32');
+  // Go reads the literal: 1.0 is not an integer in a JSON body.
+  const text = JSON.stringify(deployment('frac')).replace('"replicas":1', '"replicas":1.0');
+  assertStatus(await srv.request('POST', DEP, { body: text, headers: { 'Content-Type': 'application/json' } }), 400, 'BadRequest',
+    'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 1.0 into Go struct field DeploymentSpec.spec.replicas of type int32');
   assert.equal((await srv.request('GET', `${DEP}/frac`)).status, 404);
 });
 

@@ -288,7 +288,7 @@ export function decodeObject(body: Buffer, type: InputType, o: DecodeObjectOptio
   // Go's decoder fails on the first value of the wrong type before strict findings count (built-in kinds
   // only: they are the ones with a schema; protobuf bodies are typed by construction).
   if (o.schema && type !== PROTOBUF) {
-    const typeError = typeErrorFor(obj, o.apiVersion, o.kind);
+    const typeError = typeErrorFor(obj, o.apiVersion, o.kind, type === 'application/json' ? { jsonText: body.toString('utf8') } : {});
     if (typeError) throw errors.badRequest(`${o.kind} in version ${JSON.stringify(versionOf(o.apiVersion))} cannot be handled as a ${o.kind}: ${typeError}`);
   }
   reportStrict(decoded.strict, o.fieldValidation, o.warnings, `${o.kind} in version ${JSON.stringify(versionOf(o.apiVersion))} cannot be handled as a ${o.kind}`);

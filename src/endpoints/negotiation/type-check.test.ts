@@ -59,3 +59,28 @@ for (const [name, obj, apiVersion, kind, want] of cases) {
     assert.equal(typeErrorFor(obj, apiVersion, kind), want);
   });
 }
+
+const literalCases: Array<[string, string, string | undefined]> = [
+  ['1.0 does not fit an int32 in JSON', '{"spec":{"replicas":1.0}}',
+    'json: cannot unmarshal number 1.0 into Go struct field DeploymentSpec.spec.replicas of type int32'],
+  ['exponents are quoted as written', '{"spec":{"replicas":1e3}}',
+    'json: cannot unmarshal number 1e3 into Go struct field DeploymentSpec.spec.replicas of type int32'],
+  ['huge integers are quoted as written', '{"metadata":{"generation":99999999999999999999}}',
+    'json: cannot unmarshal number 99999999999999999999 into Go struct field ObjectMeta.metadata.generation of type int64'],
+  ['int64 upper bound fits', '{"metadata":{"generation":9223372036854775807}}', undefined],
+  ['int64 one past the bound', '{"metadata":{"generation":9223372036854775808}}',
+    'json: cannot unmarshal number 9223372036854775808 into Go struct field ObjectMeta.metadata.generation of type int64'],
+  ['fraction literals are numbers for strings', '{"metadata":{"name":1.5}}',
+    'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string'],
+  ['fraction literals fit quantities and raw places', '{"spec":{"template":{"spec":{"containers":[{"name":"a","resources":{"limits":{"cpu":0.5}}}]}}}}', undefined],
+  ['IntOrString with a fraction', '{"spec":{"strategy":{"rollingUpdate":{"maxSurge":2.0}}}}',
+    'json: cannot unmarshal number 2.0 into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32'],
+  ['-0 is an integer', '{"spec":{"replicas":-0}}', undefined],
+  ['fraction digits inside strings are not numbers', '{"metadata":{"name":"v1.0"},"spec":{"replicas":2}}', undefined],
+];
+
+for (const [name, text, want] of literalCases) {
+  void test(`typeErrorFor with the JSON text: ${name}`, () => {
+    assert.equal(typeErrorFor(JSON.parse(text), 'apps/v1', 'Deployment', { jsonText: text }), want);
+  });
+}

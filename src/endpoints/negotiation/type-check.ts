@@ -9,11 +9,13 @@
  * them); types with their own UnmarshalJSON (Time, Duration, IntOrString, Quantity) are checked as those
  * methods check them. Custom resources have no schema: `typeErrorFor` answers undefined for them.
  *
- * Known gap: Go sees the number literal (`1.0` does not fit an int32 in JSON); after JSON.parse we only
- * see the value, so integral literals written with a fraction or exponent pass.
+ * Go judges numbers by their literal (`1.0` does not fit an int32): given the JSON text, numbers written
+ * with a fraction or exponent are checked as written (json-literals.ts). Without it (YAML bodies, patch
+ * results) only the value is known, and `number <x>` quotes its shortest form.
  */
 import { protobufMessageFor } from '../../api/protobuf/codec.ts';
 import { messageSpec, type FieldSpec, type MessageSpec, type ScalarType } from '../../api/protobuf/schema.ts';
+import { mayHaveFractionLiterals, NumberLiteral, parseWithLiterals } from './json-literals.ts';
 
 /** Where a value sits: the Go struct holding the innermost field, and the JSON field names from the root. */
 interface Place {
@@ -24,12 +26,18 @@ interface Place {
 /** Thrown on the first mismatch; carries the whole message. */
 class TypeMismatch extends Error {}
 
+export interface TypeCheckOptions {
+  /** The JSON text `obj` was parsed from, when there is one: numbers are then judged by their literal. */
+  readonly jsonText?: string;
+}
+
 /** The first type error in `obj` (a decoded body of `apiVersion`/`kind`), or undefined when it fits. */
-export function typeErrorFor(obj: unknown, apiVersion: string, kind: string): string | undefined {
+export function typeErrorFor(obj: unknown, apiVersion: string, kind: string, o: TypeCheckOptions = {}): string | undefined {
   const spec = protobufMessageFor(apiVersion, kind);
   if (!spec || spec.special) return undefined;
   try {
-    checkStruct(obj, spec, undefined);
+    const tree = o.jsonText !== undefined && mayHaveFractionLiterals(o.jsonText) ? literalTree(o.jsonText, obj) : obj;
+    checkStruct(tree, spec, undefined);
     return undefined;
   } catch (e) {
     if (e instanceof TypeMismatch) return e.message;
@@ -37,11 +45,24 @@ export function typeErrorFor(obj: unknown, apiVersion: string, kind: string): st
   }
 }
 
-function jsonType(v: unknown): string {
+/** The literal-preserving parse, or the plain value if the text cannot be parsed again (it always can). */
+function literalTree(text: string, fallback: unknown): unknown {
+  try {
+    return parseWithLiterals(text);
+  } catch {
+    return fallback;
+  }
+}
+
+type JsonKind = 'null' | 'string' | 'number' | 'bool' | 'array' | 'object';
+
+function jsonType(v: unknown): JsonKind {
+  if (v === null || v === undefined) return 'null';
+  if (v instanceof NumberLiteral) return 'number';
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'object') return 'object';
   if (typeof v === 'boolean') return 'bool';
-  return typeof v; // 'string' | 'number'
+  return typeof v === 'string' ? 'string' : 'number';
 }
 
 function fail(value: unknown, place: Place | undefined, goType: string, valueText?: string): never {
@@ -100,7 +121,7 @@ function fieldsOf(spec: MessageSpec): ReadonlyMap<string, FieldSpec> {
 
 function checkStruct(value: unknown, spec: MessageSpec, place: Place | undefined): void {
   if (value === null || value === undefined) return;
-  if (typeof value !== 'object' || Array.isArray(value)) fail(value, place, goMessageType(spec.fullName));
+  if (jsonType(value) !== 'object') fail(value, place, goMessageType(spec.fullName));
   const fields = fieldsOf(spec);
   const struct = shortName(spec.fullName);
   const base = place?.path ?? [];
@@ -113,7 +134,7 @@ function checkStruct(value: unknown, spec: MessageSpec, place: Place | undefined
 
 function checkField(v: unknown, f: FieldSpec, place: Place): void {
   if (f.mapKey) {
-    if (typeof v !== 'object' || Array.isArray(v)) fail(v, place, fieldGoType(f));
+    if (jsonType(v) !== 'object') fail(v, place, fieldGoType(f));
     for (const item of Object.values(v as Record<string, unknown>)) checkElem(item, f, place);
     return;
   }
@@ -133,33 +154,48 @@ function checkElem(v: unknown, f: FieldSpec, place: Place): void {
   checkStruct(v, spec, place);
 }
 
-const INT32: readonly [number, number] = [-2147483648, 2147483647];
+const INT_BITS: Record<string, bigint> = { int32: 31n, int64: 63n };
+
+/** Whether a number fits a Go integer type as Go's ParseInt reads its literal. */
+function intFits(v: number | NumberLiteral, goType: 'int32' | 'int64'): boolean {
+  const bits = INT_BITS[goType]!;
+  if (typeof v === 'number') {
+    if (!Number.isInteger(v)) return false;
+    return goType === 'int32' ? v >= -2147483648 && v <= 2147483647 : v >= -(2 ** 63) && v < 2 ** 63;
+  }
+  if (!/^-?\d+$/.test(v.text)) return false; // a fraction or exponent: ParseInt refuses it
+  const b = BigInt(v.text);
+  return b >= -(1n << bits) && b < (1n << bits);
+}
+
+function numberText(v: number | NumberLiteral): string {
+  return v instanceof NumberLiteral ? v.text : JSON.stringify(v);
+}
 
 function checkScalar(v: unknown, t: ScalarType, place: Place): void {
   const goType = SCALAR_GO[t];
+  const k = jsonType(v);
   switch (t) {
     case 'string':
     case 'bytes':
-      if (typeof v !== 'string') fail(v, place, goType);
+      if (k !== 'string') fail(v, place, goType);
       return;
     case 'bool':
-      if (typeof v !== 'boolean') fail(v, place, goType);
+      if (k !== 'bool') fail(v, place, goType);
       return;
     case 'double':
-      if (typeof v !== 'number') fail(v, place, goType);
+      if (k !== 'number') fail(v, place, goType);
+      if (v instanceof NumberLiteral && !Number.isFinite(v.value)) fail(v, place, goType, `number ${v.text}`);
       return;
-    default: {
-      if (typeof v !== 'number') fail(v, place, goType);
-      const [lo, hi] = INT32;
-      const outOfRange = t === 'int32' ? (v < lo || v > hi) : (v >= 2 ** 63 || v < -(2 ** 63));
-      if (!Number.isInteger(v) || outOfRange) fail(v, place, goType, `number ${goNumberText(v)}`);
-    }
+    default:
+      checkInt(v, t as 'int32' | 'int64', place);
   }
 }
 
-/** The literal Go would quote: JSON.stringify gives the shortest round-trip form, as clients send it. */
-function goNumberText(n: number): string {
-  return JSON.stringify(n);
+function checkInt(v: unknown, goType: 'int32' | 'int64', place: Place): void {
+  if (jsonType(v) !== 'number') fail(v, place, goType);
+  const n = v as number | NumberLiteral;
+  if (!intFits(n, goType)) fail(v, place, goType, `number ${numberText(n)}`);
 }
 
 /** The regular expression kube's resource.ParseQuantity names in its format error. */
@@ -171,21 +207,20 @@ function checkSpecial(v: unknown, spec: MessageSpec, place: Place): void {
     case 'microtime':
     case 'duration':
       // Their UnmarshalJSON decodes a string; the inner error gets the outer field's context.
-      if (typeof v !== 'string') fail(v, place, 'string');
+      if (jsonType(v) !== 'string') fail(v, place, 'string');
       return;
     case 'intorstring':
       // A quoted value is the string form; anything else is decoded as int32.
       if (typeof v === 'string') return;
-      if (typeof v !== 'number') fail(v, place, 'int32');
-      if (!Number.isInteger(v) || v < -2147483648 || v > 2147483647) fail(v, place, 'int32', `number ${goNumberText(v)}`);
+      checkInt(v, 'int32', place);
       return;
     case 'quantity':
       // UnmarshalJSON parses the raw text: only strings and numbers can be quantities.
-      if (typeof v !== 'string' && typeof v !== 'number') throw new TypeMismatch(QUANTITY_FORMAT);
+      if (jsonType(v) !== 'string' && jsonType(v) !== 'number') throw new TypeMismatch(QUANTITY_FORMAT);
       return;
     case 'stringlist':
       if (!Array.isArray(v)) fail(v, place, goMessageType(spec.fullName));
-      for (const item of v as unknown[]) if (item !== null && typeof item !== 'string') fail(item, place, 'string');
+      for (const item of v as unknown[]) if (item !== null && jsonType(item) !== 'string') fail(item, place, 'string');
       return;
     default: // rawextension, json, fieldsv1: any JSON
       return;
