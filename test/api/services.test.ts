@@ -140,3 +140,26 @@ void test('a restarted sqlite server keeps its allocations', async () => {
     await s.stop();
   }
 });
+
+void test('generateName services own their IPAddress; bad addresses get validation errors; server-side apply keeps the IP', async () => {
+  const r = await srv.request('POST', SVC, { body: { apiVersion: 'v1', kind: 'Service', metadata: { generateName: 'gen-' }, spec: { ports: [{ port: 80 }] } } });
+  assert.equal(r.status, 201, r.text);
+  const { name } = r.json().metadata;
+  const ip = await srv.request('GET', `/apis/networking.k8s.io/v1/ipaddresses/${r.json().spec.clusterIP}`);
+  assert.equal(ip.json().spec.parentRef.name, name);
+  await srv.request('DELETE', `${SVC}/${name}`);
+
+  const bad = await srv.request('POST', SVC, { body: svc('bad-ip', { clusterIP: '10.0.0.300' }) });
+  assert.equal(bad.status, 422);
+  assert.match(bad.json().message, /must be a valid IP address/);
+
+  const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
+  const body = JSON.stringify(svc('applied'));
+  const first = await srv.request('PATCH', `${SVC}/applied?fieldManager=t`, { headers: APPLY, body });
+  assert.equal(first.status, 201, first.text);
+  const again = await srv.request('PATCH', `${SVC}/applied?fieldManager=t`, { headers: APPLY, body });
+  assert.equal(again.status, 200, again.text);
+  assert.equal(again.json().spec.clusterIP, first.json().spec.clusterIP);
+  await srv.request('DELETE', `${SVC}/applied`);
+  assert.equal((await srv.request('GET', `/apis/networking.k8s.io/v1/ipaddresses/${first.json().spec.clusterIP}`)).status, 404);
+});

@@ -7,7 +7,8 @@
  */
 import type { KObject } from '../../api/types.ts';
 import { errors, field, type FieldError } from '../../endpoints/status.ts';
-import { AllocationError } from './errors.ts';
+import { AllocationError, ipErrors } from './errors.ts';
+import { parseIpv4 } from './cidr.ts';
 import type { IpAllocator, ServiceRef } from './ip-allocator.ts';
 import type { PortAllocator } from './port-allocator.ts';
 
@@ -100,8 +101,11 @@ export async function allocate(a: Allocators, txn: Txn, svc: KObject, old: KObje
       spec['clusterIP'] = 'None';
       spec['clusterIPs'] = ['None'];
       if (spec['ipFamilyPolicy'] === undefined) spec['ipFamilyPolicy'] = isObj(spec['selector']) && Object.keys(spec['selector']).length > 0 ? 'SingleStack' : 'RequireDualStack';
+    } else if (!oldIp && ip !== '' && parseIpv4(ip) === undefined && !ip.includes(':')) {
+      // Not an address at all: validation reports it (`must be a valid IP address`); nothing to allocate.
     } else if (!oldIp) {
       try {
+        if (ip.includes(':')) throw ipErrors.range(ip, a.ips.rangeText);
         if (ip) {
           if (dryRun) { if (await a.ips.has(ip)) throw new AllocationError('allocated', 'provided IP is already allocated'); }
           else { await a.ips.allocate(ip, owner); txn.ips.push(ip); }

@@ -113,6 +113,16 @@ export class IpAllocator {
     await this.tryCreate(ip, owner);
   }
 
+  /** Point the IPAddress at its Service once the store has generated the Service's name. */
+  async reparent(ip: string, owner: ServiceRef): Promise<void> {
+    await this.storage().guaranteedUpdate(SYSTEM_CTX, ip, (cur) => {
+      if (!cur) throw new Error(`IPAddress ${ip} vanished`);
+      const next = structuredClone(cur);
+      next['spec'] = { parentRef: { group: '', resource: 'services', namespace: owner.namespace, name: owner.name } };
+      return next;
+    }, {});
+  }
+
   private async tryCreate(ip: string, owner: ServiceRef): Promise<boolean> {
     const obj: KObject = {
       apiVersion: 'networking.k8s.io/v1', kind: 'IPAddress',

@@ -30,7 +30,12 @@ export class ServiceRest implements RestStorage {
     try {
       withName(obj, ctx);
       await allocate(this.alloc, txn, obj, undefined, ctx.dryRun);
-      return await this.inner.create(ctx, obj, params);
+      const created = await this.inner.create(ctx, obj, params);
+      if (!obj.metadata.name && created.metadata.name) {
+        const owner = { namespace: created.metadata.namespace ?? '', name: created.metadata.name };
+        await Promise.allSettled(txn.ips.map((ip) => this.alloc.ips.reparent(ip, owner)));
+      }
+      return created;
     } catch (e) {
       await txn.rollback();
       throw e;
