@@ -15,6 +15,7 @@
  */
 import { protobufMessageFor } from '../../api/protobuf/codec.ts';
 import { messageSpec, type FieldSpec, type MessageSpec, type ScalarType } from '../../api/protobuf/schema.ts';
+import { ERR_FORMAT_WRONG, parseQuantity, QuantityParseError } from '../../api/validation/quantity.ts';
 import { mayHaveFractionLiterals, NumberLiteral, parseWithLiterals } from './json-literals.ts';
 
 /** Where a value sits: the Go struct holding the innermost field, and the JSON field names from the root. */
@@ -198,8 +199,6 @@ function checkInt(v: unknown, goType: 'int32' | 'int64', place: Place): void {
   if (!intFits(n, goType)) fail(v, place, goType, `number ${numberText(n)}`);
 }
 
-/** The regular expression kube's resource.ParseQuantity names in its format error. */
-const QUANTITY_FORMAT = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 function checkSpecial(v: unknown, spec: MessageSpec, place: Place): void {
   switch (spec.special) {
@@ -215,8 +214,15 @@ function checkSpecial(v: unknown, spec: MessageSpec, place: Place): void {
       checkInt(v, 'int32', place);
       return;
     case 'quantity':
-      // UnmarshalJSON parses the raw text: only strings and numbers can be quantities.
-      if (jsonType(v) !== 'string' && jsonType(v) !== 'number') throw new TypeMismatch(QUANTITY_FORMAT);
+      // UnmarshalJSON parses the raw text (unquoted, trimmed): only strings and numbers can be quantities,
+      // and its ParseQuantity error is the decode error as it is (no field context).
+      if (jsonType(v) !== 'string' && jsonType(v) !== 'number') throw new TypeMismatch(ERR_FORMAT_WRONG);
+      try {
+        parseQuantity(typeof v === 'string' ? v.trim() : numberText(v as number | NumberLiteral));
+      } catch (e) {
+        if (e instanceof QuantityParseError) throw new TypeMismatch(e.message);
+        throw e;
+      }
       return;
     case 'stringlist':
       if (!Array.isArray(v)) fail(v, place, goMessageType(spec.fullName));
