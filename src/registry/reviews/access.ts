@@ -9,6 +9,7 @@ import type { Attributes, Authorizer } from '../../authz/types.ts';
 import { errors } from '../../endpoints/status.ts';
 import type { OpContext } from '../rest.ts';
 import { ReviewStorage, specOf, str, strList } from './base.ts';
+import { evaluationError } from './selectors.ts';
 import { invalidReview, validateLocalSubjectAccessReview, validateSelfSubjectAccessReview, validateSubjectAccessReview, type Spec } from './validation.ts';
 
 export interface AccessReviewOptions {
@@ -40,16 +41,19 @@ function specUser(spec: Spec): UserInfo {
 }
 
 /** SubjectAccessReviewStatus as v1 writes it: allowed always; denied, reason, evaluationError when set. */
-async function decide(authorizer: Authorizer, attrs: Attributes): Promise<Record<string, unknown>> {
+async function decide(authorizer: Authorizer, attrs: Attributes, spec: Spec): Promise<Record<string, unknown>> {
   const status: Record<string, unknown> = { allowed: false };
+  let failure: string | undefined;
   try {
     const d = await authorizer.authorize(attrs);
     status.allowed = d.kind === 'allow';
     if (d.kind === 'deny') status.denied = true;
     if (d.reason) status.reason = d.reason;
   } catch (e) {
-    status.evaluationError = e instanceof Error ? e.message : String(e);
+    failure = e instanceof Error ? e.message : String(e);
   }
+  const evaluation = evaluationError(failure, spec.resourceAttributes);
+  if (evaluation) status.evaluationError = evaluation;
   return status;
 }
 
@@ -85,7 +89,7 @@ export class AccessReviewStorage extends ReviewStorage {
         user = ctx.user;
       }
     }
-    const status = await decide(this.opts.authorizer(), attributesFrom(user, spec));
+    const status = await decide(this.opts.authorizer(), attributesFrom(user, spec), spec);
     return this.envelope(obj, { spec: obj.spec ?? {}, status });
   }
 }

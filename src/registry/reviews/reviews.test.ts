@@ -115,3 +115,20 @@ void test('reviews refuse every verb but create (405); non-review virtual defs g
   await assert.rejects(s.list(ctx(jane), {}), (e: unknown) => e instanceof StatusError && e.code === 405);
   assert.equal(reviewStorageFor(def('example.com', 'widgets', 'Widget'), deps({ name: 'x', authorize: () => ({ kind: 'allow' }) })), undefined);
 });
+
+void test('access reviews: selectors in resourceAttributes are validated; unparsable ones become evaluation errors', async () => {
+  const a: Authorizer = { name: 'a', authorize: () => ({ kind: 'allow' }) };
+  const s = reviewStorageFor(def(AZ, 'selfsubjectaccessreviews', 'SelfSubjectAccessReview'), deps(a))!;
+  const review = (ra: object) => s.create(ctx(jane), obj('SelfSubjectAccessReview', { resourceAttributes: { verb: 'list', resource: 'pods', ...ra } }), {});
+  await assert.rejects(review({ labelSelector: {} }), (e: unknown) => e instanceof StatusError && e.message
+    === '.authorization.k8s.io "" is invalid: spec.resourceAttributes.labelSelector.requirements: Required value: when spec.resourceAttributes.labelSelector is specified, requirements or rawSelector is required');
+  await assert.rejects(review({ fieldSelector: { rawSelector: 'a=b', requirements: [{ key: 'a', operator: 'In', values: ['b'] }] } }),
+    (e: unknown) => e instanceof StatusError && /spec\.resourceAttributes\.fieldSelector\.rawSelector: Invalid value: "a=b": may not specified at the same time as requirements$/.test(e.message));
+  assert.deepEqual((await review({ labelSelector: { rawSelector: 'app=web' } })).status, { allowed: true });
+  assert.deepEqual((await review({ labelSelector: { rawSelector: 'app in (' } })).status,
+    { allowed: true, evaluationError: 'spec.resourceAttributes.labelSelector ignored due to parse error' });
+  assert.deepEqual((await review({
+    fieldSelector: { requirements: [{ key: 'spec.nodeName', operator: 'In', values: ['n1'] }, { key: 'x', operator: 'Exists' }] },
+    labelSelector: { requirements: [{ key: 'a', operator: 'Bogus' }] },
+  })).status, { allowed: true, evaluationError: 'spec.resourceAttributes.fieldSelector partially ignored due to parse error; spec.resourceAttributes.labelSelector ignored due to parse error' });
+});

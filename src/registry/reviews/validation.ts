@@ -4,6 +4,7 @@
  * Non-string bad values print as Go's %#v of the internal struct.
  */
 import { FieldError, StatusError } from '../../endpoints/status.ts';
+import { selectorErrors } from './selectors.ts';
 
 export type Spec = Record<string, unknown>;
 
@@ -55,6 +56,10 @@ function attributesErrors(spec: Spec): FieldError[] {
   return out;
 }
 
+function userAndSelectorErrors(spec: Spec): FieldError[] {
+  return [...userErrors(spec), ...selectorErrors(spec.resourceAttributes)];
+}
+
 function userErrors(spec: Spec): FieldError[] {
   const user = typeof spec.user === 'string' ? spec.user : '';
   const groups = Array.isArray(spec.groups) ? spec.groups : [];
@@ -64,19 +69,19 @@ function userErrors(spec: Spec): FieldError[] {
 }
 
 export function validateSubjectAccessReview(spec: Spec, meta: Record<string, unknown>): FieldError[] {
-  const out = [...attributesErrors(spec), ...userErrors(spec)];
+  const out = [...attributesErrors(spec), ...userAndSelectorErrors(spec)];
   if (metaNotEmpty(meta)) out.push(new GoValueError('metadata', goMeta(meta), 'must be empty'));
   return out;
 }
 
 export function validateSelfSubjectAccessReview(spec: Spec, meta: Record<string, unknown>): FieldError[] {
-  const out = attributesErrors(spec);
+  const out = [...attributesErrors(spec), ...selectorErrors(spec.resourceAttributes)];
   if (metaNotEmpty(meta)) out.push(new GoValueError('metadata', goMeta(meta), 'must be empty'));
   return out;
 }
 
 export function validateLocalSubjectAccessReview(spec: Spec, meta: Record<string, unknown>): FieldError[] {
-  const out = [...attributesErrors(spec), ...userErrors(spec)];
+  const out = [...attributesErrors(spec), ...userAndSelectorErrors(spec)];
   if (metaNotEmpty(meta, ['namespace'])) out.push(new GoValueError('metadata', goMeta(meta), 'must be empty except for namespace'));
   const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
   const ra = spec.resourceAttributes;
