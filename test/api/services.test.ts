@@ -163,3 +163,18 @@ void test('generateName services own their IPAddress; bad addresses get validati
   await srv.request('DELETE', `${SVC}/applied`);
   assert.equal((await srv.request('GET', `/apis/networking.k8s.io/v1/ipaddresses/${first.json().spec.clusterIP}`)).status, 404);
 });
+
+void test('a Service deleted through its last finalizer gives its IP and ports back', async () => {
+  const r = await srv.request('POST', SVC, { body: { ...(svc('fin', { type: 'NodePort', ports: [{ port: 80, nodePort: 30090 }] }) as object), metadata: { name: 'fin', finalizers: ['example.com/hold'] } } });
+  assert.equal(r.status, 201, r.text);
+  const ip = r.json().spec.clusterIP;
+  assert.equal((await srv.request('DELETE', `${SVC}/fin`)).status, 200);
+  assert.equal((await srv.request('GET', `/apis/networking.k8s.io/v1/ipaddresses/${ip}`)).status, 200);
+  const fin = await srv.request('PATCH', `${SVC}/fin`, { headers: MERGE, body: { metadata: { finalizers: null } } });
+  assert.equal(fin.status, 200, fin.text);
+  assert.equal((await srv.request('GET', `${SVC}/fin`)).status, 404);
+  assert.equal((await srv.request('GET', `/apis/networking.k8s.io/v1/ipaddresses/${ip}`)).status, 404);
+  const reuse = await srv.request('POST', SVC, { body: svc('fin2', { type: 'NodePort', ports: [{ port: 80, nodePort: 30090 }] }) });
+  assert.equal(reuse.status, 201, reuse.text);
+  await srv.request('DELETE', `${SVC}/fin2`);
+});

@@ -61,3 +61,17 @@ test('specific addresses: the first one on request, conflicts, range errors, rel
   assert.ok(Number(dyn.split('.')[2]) > 0 || Number(dyn.split('.')[3]) > 255, dyn);
   assert.equal(await a.peekFree() !== dyn, true);
 });
+
+test('repair drops old IPAddresses no Service holds and keeps young or held ones', async () => {
+  const { storage, objects } = fakeIpStorage();
+  const a = new IpAllocator({ cidr: parseCidr('10.96.0.0/24'), ipAddresses: () => storage });
+  await a.allocate('10.96.0.5', owner);
+  await a.allocate('10.96.0.6', { namespace: 'default', name: 'gone' });
+  await a.allocate('10.96.0.7', { namespace: 'default', name: 'young' });
+  objects.get('10.96.0.5')!.metadata.creationTimestamp = '2020-01-01T00:00:00Z';
+  objects.get('10.96.0.6')!.metadata.creationTimestamp = '2020-01-01T00:00:00Z';
+  objects.get('10.96.0.7')!.metadata.creationTimestamp = '2030-01-01T00:00:00Z';
+  const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec: { clusterIPs: ['10.96.0.5'] } };
+  await a.dropOrphans([svc], Date.parse('2025-01-01T00:00:00Z'));
+  assert.deepEqual([...objects.keys()].sort(), ['10.96.0.5', '10.96.0.7']);
+});

@@ -123,6 +123,30 @@ export class IpAllocator {
     }, {});
   }
 
+  /**
+   * Repair: delete IPAddresses this allocator made whose Service does not hold them (a crash between the
+   * allocation and the Service write leaks one), if created before `olderThanMs`.
+   */
+  async dropOrphans(services: readonly KObject[], olderThanMs: number): Promise<void> {
+    const held = new Set<string>();
+    for (const s of services) {
+      const spec = (s['spec'] ?? {}) as Record<string, unknown>;
+      const ips = Array.isArray(spec['clusterIPs']) ? spec['clusterIPs'] : [spec['clusterIP']];
+      for (const ip of ips) if (typeof ip === 'string') held.add(`${s.metadata.namespace ?? ''}/${s.metadata.name ?? ''}/${ip}`);
+    }
+    for (const item of (await this.storage().list(SYSTEM_CTX, {})).items) {
+      const o = item.object as KObject;
+      const ip = o.metadata.name ?? '';
+      const ref = ((o['spec'] ?? {}) as { parentRef?: { resource?: string; namespace?: string; name?: string } }).parentRef;
+      if (o.metadata.labels?.['ipaddress.kubernetes.io/managed-by'] !== 'ipallocator.k8s.io' || ref?.resource !== 'services') continue;
+      const n = parseIpv4(ip);
+      if (n === undefined || offsetIn(this.opts.cidr, n) === undefined) continue;
+      if (held.has(`${ref.namespace ?? ''}/${ref.name ?? ''}/${ip}`)) continue;
+      if (Date.parse(o.metadata.creationTimestamp ?? '') >= olderThanMs) continue;
+      await this.release(ip);
+    }
+  }
+
   private async tryCreate(ip: string, owner: ServiceRef): Promise<boolean> {
     const obj: KObject = {
       apiVersion: 'networking.k8s.io/v1', kind: 'IPAddress',

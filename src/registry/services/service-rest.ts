@@ -16,6 +16,12 @@ import type {
 import { allocate, heldBy, Txn, type Allocators } from './allocation.ts';
 import { SYSTEM_CTX } from './ip-allocator.ts';
 
+/**
+ * IPAddresses without a Service holding them are freed by repair only when older than this: a younger one may
+ * be an allocation another API server is about to write its Service for.
+ */
+const ORPHAN_GRACE_MS = 60_000;
+
 export class ServiceRest implements RestStorage {
   constructor(private readonly inner: RestStorage, private readonly alloc: Allocators) {}
 
@@ -50,7 +56,7 @@ export class ServiceRest implements RestStorage {
       obj.metadata = { ...obj.metadata, name, namespace: ctx.namespace };
       await allocate(this.alloc, txn, obj, old, ctx.dryRun);
       const r = await this.inner.update(ctx, name, obj, params);
-      if (!ctx.dryRun) await txn.commit();
+      if (!ctx.dryRun) await this.afterUpdate(txn, r.object);
       return r;
     } catch (e) {
       await txn.rollback();
@@ -71,7 +77,7 @@ export class ServiceRest implements RestStorage {
         await allocate(this.alloc, txn, next, cur, ctx.dryRun);
         return next;
       }, params);
-      if (!ctx.dryRun) await txn.commit();
+      if (!ctx.dryRun) await this.afterUpdate(txn, r.object);
       return r;
     } catch (e) {
       await txn.rollback();
@@ -111,6 +117,14 @@ export class ServiceRest implements RestStorage {
       }
     }
     await this.alloc.ports.reset(ports);
+    await this.alloc.ips.dropOrphans(items.map((i) => i.object as KObject), Date.now() - ORPHAN_GRACE_MS);
+  }
+
+  /** Frees what the update gave up; an update that removed the last finalizer of a deleting Service deleted it. */
+  private async afterUpdate(txn: Txn, result: KObject): Promise<void> {
+    await txn.commit();
+    const m = result.metadata;
+    if (m.deletionTimestamp && !(m.finalizers ?? []).length && !m.deletionGracePeriodSeconds) await this.release(result);
   }
 
   private async release(svc: KObject): Promise<void> {
