@@ -132,3 +132,12 @@ void test('access reviews: selectors in resourceAttributes are validated; unpars
     labelSelector: { requirements: [{ key: 'a', operator: 'Bogus' }] },
   })).status, { allowed: true, evaluationError: 'spec.resourceAttributes.fieldSelector partially ignored due to parse error; spec.resourceAttributes.labelSelector ignored due to parse error' });
 });
+
+void test('metadata must be empty: the bad value is Go\'s %#v of the ObjectMeta', async () => {
+  const a: Authorizer = { name: 'a', authorize: () => ({ kind: 'allow' }) };
+  const s = reviewStorageFor(def(AZ, 'selfsubjectaccessreviews', 'SelfSubjectAccessReview'), deps(a))!;
+  await assert.rejects(s.create(ctx(jane), obj('SelfSubjectAccessReview', { resourceAttributes: {} }, { name: 'x', labels: { b: '2', a: '1' } }), {}),
+    (e: unknown) => e instanceof StatusError && e.message === '.authorization.k8s.io "" is invalid: metadata: Invalid value: v1.ObjectMeta{Name:"x", GenerateName:"", Namespace:"", SelfLink:"", UID:"", ResourceVersion:"", Generation:0, '
+      + 'CreationTimestamp:time.Date(1, time.January, 1, 0, 0, 0, 0, time.UTC), DeletionTimestamp:<nil>, DeletionGracePeriodSeconds:(*int64)(nil), Labels:map[string]string{"a":"1", "b":"2"}, '
+      + 'Annotations:map[string]string(nil), OwnerReferences:[]v1.OwnerReference(nil), Finalizers:[]string(nil), ManagedFields:[]v1.ManagedFieldsEntry(nil)}: must be empty');
+});

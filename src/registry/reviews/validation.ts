@@ -5,6 +5,7 @@
  */
 import { FieldError, StatusError } from '../../endpoints/status.ts';
 import { selectorErrors } from './selectors.ts';
+import { goObjectMeta } from './go-meta.ts';
 
 export type Spec = Record<string, unknown>;
 
@@ -25,12 +26,6 @@ function goNonResource(v: unknown): string {
   if (!v || typeof v !== 'object') return 'null';
   const o = v as Record<string, unknown>;
   return `authorization.NonResourceAttributes{Path:${goStr(o.path)}, Verb:${goStr(o.verb)}}`;
-}
-
-/** A short %#v-like rendering of the ObjectMeta that was sent (only the fields that were set). */
-function goMeta(meta: Record<string, unknown>): string {
-  const parts = Object.entries(meta).filter(([k]) => k !== 'managedFields').map(([k, v]) => `${k[0]!.toUpperCase()}${k.slice(1)}:${typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v)}`);
-  return `v1.ObjectMeta{${parts.join(', ')}}`;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -70,19 +65,19 @@ function userErrors(spec: Spec): FieldError[] {
 
 export function validateSubjectAccessReview(spec: Spec, meta: Record<string, unknown>): FieldError[] {
   const out = [...attributesErrors(spec), ...userAndSelectorErrors(spec)];
-  if (metaNotEmpty(meta)) out.push(new GoValueError('metadata', goMeta(meta), 'must be empty'));
+  if (metaNotEmpty(meta)) out.push(new GoValueError('metadata', goObjectMeta(meta), 'must be empty'));
   return out;
 }
 
 export function validateSelfSubjectAccessReview(spec: Spec, meta: Record<string, unknown>): FieldError[] {
   const out = [...attributesErrors(spec), ...selectorErrors(spec.resourceAttributes)];
-  if (metaNotEmpty(meta)) out.push(new GoValueError('metadata', goMeta(meta), 'must be empty'));
+  if (metaNotEmpty(meta)) out.push(new GoValueError('metadata', goObjectMeta(meta), 'must be empty'));
   return out;
 }
 
 export function validateLocalSubjectAccessReview(spec: Spec, meta: Record<string, unknown>): FieldError[] {
   const out = [...attributesErrors(spec), ...userAndSelectorErrors(spec)];
-  if (metaNotEmpty(meta, ['namespace'])) out.push(new GoValueError('metadata', goMeta(meta), 'must be empty except for namespace'));
+  if (metaNotEmpty(meta, ['namespace'])) out.push(new GoValueError('metadata', goObjectMeta(meta), 'must be empty except for namespace'));
   const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
   const ra = spec.resourceAttributes;
   if (isObj(ra)) {
