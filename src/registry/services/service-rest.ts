@@ -15,6 +15,7 @@ import type {
 } from '../rest.ts';
 import { allocate, heldBy, Txn, type Allocators } from './allocation.ts';
 import { SYSTEM_CTX } from './ip-allocator.ts';
+import { withPendingAllocation, type PendingAllocation } from './pending.ts';
 
 /**
  * IPAddresses without a Service holding them are freed by repair only when older than this: a younger one may
@@ -34,10 +35,11 @@ export class ServiceRest implements RestStorage {
   async create(ctx: OpContext, obj: KObject, params: WriteParams): Promise<KObject> {
     const txn = new Txn(this.alloc);
     try {
-      withName(obj, ctx);
-      await allocate(this.alloc, txn, obj, undefined, ctx.dryRun);
-      const created = await this.inner.create(ctx, obj, params);
-      if (!obj.metadata.name && created.metadata.name) {
+      const work = structuredClone(obj);
+      work.metadata = { ...work.metadata, namespace: work.metadata?.namespace ?? ctx.namespace };
+      await allocate(this.alloc, txn, work, undefined, ctx.dryRun);
+      const created = await withPendingAllocation({ spec: work['spec'] }, () => this.inner.create(ctx, obj, params));
+      if (!obj.metadata?.name && created.metadata.name) {
         const owner = { namespace: created.metadata.namespace ?? '', name: created.metadata.name };
         await Promise.allSettled(txn.ips.map((ip) => this.alloc.ips.reparent(ip, owner)));
       }
@@ -53,9 +55,10 @@ export class ServiceRest implements RestStorage {
     const txn = new Txn(this.alloc);
     try {
       const old = await this.current(ctx, name);
-      obj.metadata = { ...obj.metadata, name, namespace: ctx.namespace };
-      await allocate(this.alloc, txn, obj, old, ctx.dryRun);
-      const r = await this.inner.update(ctx, name, obj, params);
+      const work = structuredClone(obj);
+      work.metadata = { ...work.metadata, name, namespace: ctx.namespace };
+      await allocate(this.alloc, txn, work, old, ctx.dryRun);
+      const r = await withPendingAllocation({ spec: work['spec'] }, () => this.inner.update(ctx, name, obj, params));
       if (!ctx.dryRun) await this.afterUpdate(txn, r.object);
       return r;
     } catch (e) {
@@ -67,16 +70,19 @@ export class ServiceRest implements RestStorage {
   async guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean }): Promise<{ object: KObject; created: boolean }> {
     if (ctx.subresource !== '') return this.inner.guaranteedUpdate(ctx, name, mutate, params);
     let txn = new Txn(this.alloc);
+    const pending: PendingAllocation = {};
     try {
-      const r = await this.inner.guaranteedUpdate(ctx, name, async (cur) => {
+      const r = await withPendingAllocation(pending, () => this.inner.guaranteedUpdate(ctx, name, async (cur) => {
         // A retried attempt (conflict) gives back what the previous attempt took.
         await txn.rollback();
         txn = new Txn(this.alloc);
         const next = await mutate(cur === undefined ? undefined : structuredClone(cur));
-        next.metadata = { ...next.metadata, name, namespace: ctx.namespace };
-        await allocate(this.alloc, txn, next, cur, ctx.dryRun);
+        const work = structuredClone(next);
+        work.metadata = { ...work.metadata, name, namespace: ctx.namespace };
+        await allocate(this.alloc, txn, work, cur, ctx.dryRun);
+        pending.spec = work['spec'];
         return next;
-      }, params);
+      }, params));
       if (!ctx.dryRun) await this.afterUpdate(txn, r.object);
       return r;
     } catch (e) {
@@ -142,7 +148,3 @@ export class ServiceRest implements RestStorage {
   }
 }
 
-/** generateName is resolved by the store later; the IPAddress parentRef needs some name now. */
-function withName(obj: KObject, ctx: OpContext): void {
-  obj.metadata = { ...obj.metadata, namespace: obj.metadata?.namespace ?? ctx.namespace };
-}

@@ -3,6 +3,7 @@ import type { KObject } from '../../../api/types.ts';
 import type { RegistryStrategy } from '../../strategy.ts';
 import { statusStrategy } from '../strategy-kit.ts';
 import * as d from './defaults.ts';
+import { applyPendingAllocation } from '../../services/pending.ts';
 
 /** Namespaces: phase Active and the `kubernetes` finalizer on create; the name label kube maintains. */
 export const namespaceStrategy: RegistryStrategy = statusStrategy({
@@ -41,7 +42,12 @@ function setNameLabel(obj: KObject): void {
   obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name };
 }
 
-export const servicesStrategy = statusStrategy({ status: true, initialStatus: () => ({ loadBalancer: {} }), allowCreateOnUpdate: true }, { defaults: d.serviceDefaults });
+/** Services: cluster IPs and node ports come from the REST wrapper's allocation (src/registry/services). */
+export const servicesStrategy = statusStrategy({
+  status: true, initialStatus: () => ({ loadBalancer: {} }), allowCreateOnUpdate: true,
+  onCreate: (obj) => applyPendingAllocation(obj),
+  onUpdate: (obj) => applyPendingAllocation(obj),
+}, { defaults: d.serviceDefaults });
 export const endpointsStrategy = statusStrategy({ allowCreateOnUpdate: true });
 export const eventsStrategy = statusStrategy({ allowCreateOnUpdate: true, gcPolicy: 'unsupported' });
 export const limitRangesStrategy = statusStrategy({ allowCreateOnUpdate: true });
