@@ -14,8 +14,9 @@ import { listen, type Listener } from './listener.ts';
 import { MAX_REQUEST_BODY_BYTES } from './body.ts';
 import { serverUrl } from './kubeconfig.ts';
 import { buildAuthenticator } from '../authn/index.ts';
-import type { TokenAuthenticator } from '../authn/types.ts';
+import type { Authenticator, TokenAuthenticator } from '../authn/types.ts';
 import { buildAuthorizer, type AuthorizerDeps } from '../authz/modes.ts';
+import type { Authorizer } from '../authz/types.ts';
 import { createHealthEndpoint } from '../endpoints/health/index.ts';
 import { PostStartHooks, standardChecks } from '../endpoints/health/checks.ts';
 import { createVersionEndpoint } from '../endpoints/version.ts';
@@ -37,6 +38,9 @@ export interface ApiServerConfig {
 
 export interface ApiServer {
   readonly url: string;
+  /** The chain's authenticator and authorizer, shared with TokenReview and the access reviews. */
+  readonly authenticator: Authenticator;
+  readonly authorizer: Authorizer;
   readonly port: number;
   readonly listener: Listener;
   readonly metrics: Metrics;
@@ -84,6 +88,8 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
   let shutdownPromise: Promise<void> | undefined;
   return {
     url: serverUrl(o.bindAddress, listener.port),
+    authenticator,
+    authorizer,
     port: listener.port,
     listener,
     metrics,

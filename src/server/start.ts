@@ -8,14 +8,12 @@ import type { Endpoint } from './context.ts';
 import { resolveOptions, type ServerOptions } from './options.ts';
 import { ensurePki } from './pki.ts';
 import { buildKubeconfig, serverUrl, writeKubeconfig } from './kubeconfig.ts';
-import { createApiServer } from './server.ts';
+import { createApiServer, type ApiServer } from './server.ts';
 import { openStore } from '../storage/factory.ts';
 import { shareWatches } from '../storage/cacher/shared-watch.ts';
 import { Catalog } from '../api/catalog.ts';
 import { createRegistry } from '../registry/registry.ts';
 import { reviewStorages } from '../registry/reviews/index.ts';
-import { buildAuthenticator } from '../authn/index.ts';
-import { buildAuthorizer } from '../authz/modes.ts';
 import { startControllers } from '../controllers/index.ts';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.ts';
 import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
@@ -71,11 +69,14 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const store = o.storage === 'etcd' ? await shareWatches(backend, { root: REGISTRY_PREFIX }) : backend;
     cleanups.push(() => store.close());
     const catalog = Catalog.builtin({ runtimeConfig: o.runtimeConfig });
-    // Reviews (TokenReview, access reviews) decide with an authenticator and authorizer built from the same
-    // options as the request chain's (createApiServer builds its own instances; see reviews/index.ts).
-    const reviewAuthn = await buildAuthenticator({ clientCaPems: pki.clientCaPems, tokenAuthFile: o.tokenAuthFile, anonymous: o.anonymousAuth });
-    const reviewAuthz = await buildAuthorizer(o.authorizationMode);
-    const virtualStorage = reviewStorages({ authenticator: () => reviewAuthn, authorizer: () => reviewAuthz });
+    // Reviews (TokenReview, access reviews) decide with the request chain's own authenticator and authorizer;
+    // the server that owns them is created below, and reviews only run once it serves requests.
+    let server: ApiServer | undefined;
+    const chainOf = (): ApiServer => {
+      if (!server) throw new Error('a review ran before the server was created');
+      return server;
+    };
+    const virtualStorage = reviewStorages({ authenticator: () => chainOf().authenticator, authorizer: () => chainOf().authorizer });
     const registry = await createRegistry({ virtualStorage, catalog, store, cache: o.watchCache, garbageCollection: o.garbageCollector,
       services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange } });
     cleanups.push(() => registry.stop());
@@ -85,7 +86,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       createOpenApiEndpoint({ catalog }),
       createResourceEndpoint({ registry, catalog }),
     ];
-    const server = await createApiServer({
+    server = await createApiServer({
       options: o,
       pki,
       endpoints,
