@@ -156,7 +156,7 @@ class RegistryImpl implements Registry {
       ...(this.opts.now ? { now: this.opts.now } : {}),
     };
     let storage: RestStorage = def.group === '' && def.resource === 'namespaces' ? new NamespaceStore(opts) : new GenericStore(opts);
-    if (this.serviceAllocators && def.group === '' && def.resource === 'services') storage = new ServiceRest(storage, this.serviceAllocators);
+    if (this.serviceAllocators && def.group === '' && def.resource === 'services') storage = new ServiceRest(storage, this.serviceAllocators, () => this.lookup('networking.k8s.io', 'v1', 'servicecidrs'));
     this.storages.set(dkey(def.group, def.version, def.resource), storage);
     this.byDef.set(def, storage);
   }

@@ -178,3 +178,9 @@ void test('a Service deleted through its last finalizer gives its IP and ports b
   assert.equal(reuse.status, 201, reuse.text);
   await srv.request('DELETE', `${SVC}/fin2`);
 });
+
+void test('the default ServiceCIDR names the configured range', async () => {
+  const r = await srv.request('GET', '/apis/networking.k8s.io/v1/servicecidrs/kubernetes');
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual(r.json().spec.cidrs, ['10.96.0.0/24']);
+});

@@ -18,3 +18,9 @@ test('parses port ranges', () => {
   assert.throws(() => parsePortRange('5-1'));
   assert.equal(parseIpv4('1.2.3'), undefined);
 });
+
+test('the kubernetes Service address is the first of the range', async () => {
+  const { firstServiceIP } = await import('./setup.ts');
+  assert.equal(firstServiceIP(), '10.96.0.1');
+  assert.equal(firstServiceIP('10.0.0.0/24'), '10.0.0.1');
+});

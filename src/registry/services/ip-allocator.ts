@@ -113,6 +113,21 @@ export class IpAllocator {
     await this.tryCreate(ip, owner);
   }
 
+  /**
+   * The default ServiceCIDR `kubernetes` naming the flag's range, as kube 1.33's default-servicecidr
+   * controller keeps it (created when missing; an existing one is left alone).
+   */
+  async ensureDefaultServiceCidr(serviceCidrs: RestStorage | undefined): Promise<void> {
+    if (!serviceCidrs) return;
+    try {
+      await serviceCidrs.create(SYSTEM_CTX, {
+        apiVersion: 'networking.k8s.io/v1', kind: 'ServiceCIDR', metadata: { name: 'kubernetes' }, spec: { cidrs: [this.opts.cidr.text] },
+      }, {});
+    } catch (e) {
+      if (!(e instanceof StatusError && e.code === 409)) throw e;
+    }
+  }
+
   /** Point the IPAddress at its Service once the store has generated the Service's name. */
   async reparent(ip: string, owner: ServiceRef): Promise<void> {
     await this.storage().guaranteedUpdate(SYSTEM_CTX, ip, (cur) => {

@@ -24,7 +24,7 @@ import { withPendingAllocation, type PendingAllocation } from './pending.ts';
 const ORPHAN_GRACE_MS = 60_000;
 
 export class ServiceRest implements RestStorage {
-  constructor(private readonly inner: RestStorage, private readonly alloc: Allocators) {}
+  constructor(private readonly inner: RestStorage, private readonly alloc: Allocators, private readonly serviceCidrs?: () => RestStorage | undefined) {}
 
   get def() { return this.inner.def; }
 
@@ -110,6 +110,7 @@ export class ServiceRest implements RestStorage {
    * and the node port bitmap becomes exactly the ports stored Services hold.
    */
   async repair(): Promise<void> {
+    await this.alloc.ips.ensureDefaultServiceCidr(this.serviceCidrs?.());
     const { items } = await this.inner.list({ ...SYSTEM_CTX }, {});
     const ports: number[] = [];
     for (const item of items) {

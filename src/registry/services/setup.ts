@@ -2,7 +2,7 @@
 import type { Store } from '../../storage/interface.ts';
 import type { RestStorage } from '../rest.ts';
 import type { Allocators } from './allocation.ts';
-import { parseCidr, parsePortRange } from './cidr.ts';
+import { formatIpv4, parseCidr, parsePortRange } from './cidr.ts';
 import { IpAllocator } from './ip-allocator.ts';
 import { PortAllocator } from './port-allocator.ts';
 
@@ -20,4 +20,10 @@ export function createServiceAllocators(o: ServiceAllocationOptions & { store: S
     ips: new IpAllocator({ cidr: parseCidr(o.clusterIPRange || DEFAULT_SERVICE_CIDR), ipAddresses: o.ipAddresses }),
     ports: new PortAllocator({ store: o.store, range: parsePortRange(o.nodePortRange || DEFAULT_NODE_PORT_RANGE) }),
   };
+}
+
+/** The `kubernetes` Service's address: the first one of the range (10.96.0.1 for the default range). */
+export function firstServiceIP(clusterIPRange?: string): string {
+  const c = parseCidr(clusterIPRange || DEFAULT_SERVICE_CIDR);
+  return formatIpv4(c.base + 1);
 }
