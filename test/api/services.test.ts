@@ -184,3 +184,22 @@ void test('the default ServiceCIDR names the configured range', async () => {
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(r.json().spec.cidrs, ['10.96.0.0/24']);
 });
+
+void test('turning a Service into ExternalName frees its IP and node ports; a dry-run update takes nothing', async () => {
+  const r = await srv.request('POST', SVC, { body: svc('to-ext', { type: 'NodePort', ports: [{ port: 80, nodePort: 30095 }] }) });
+  assert.equal(r.status, 201, r.text);
+  const ip = r.json().spec.clusterIP;
+  const dry = await srv.request('PATCH', `${SVC}/to-ext?dryRun=All`, { headers: MERGE, body: { spec: { ports: [{ port: 80, nodePort: 30096 }] } } });
+  assert.equal(dry.status, 200, dry.text);
+  assert.equal(dry.json().spec.ports[0].nodePort, 30096);
+  const other = await srv.request('POST', SVC, { body: svc('np-96', { type: 'NodePort', ports: [{ port: 80, nodePort: 30096 }] }) });
+  assert.equal(other.status, 201, other.text);
+  const ext = await srv.request('PATCH', `${SVC}/to-ext`, { headers: MERGE, body: { spec: { type: 'ExternalName', externalName: 'example.com', clusterIP: '', clusterIPs: null } } });
+  assert.equal(ext.status, 200, ext.text);
+  assert.equal(ext.json().spec.clusterIP, undefined);
+  assert.equal(ext.json().spec.ports[0].nodePort, undefined);
+  assert.equal((await srv.request('GET', `/apis/networking.k8s.io/v1/ipaddresses/${ip}`)).status, 404);
+  const reuse = await srv.request('POST', SVC, { body: svc('np-95', { type: 'NodePort', ports: [{ port: 80, nodePort: 30095 }] }) });
+  assert.equal(reuse.status, 201, reuse.text);
+  for (const n of ['to-ext', 'np-95', 'np-96']) await srv.request('DELETE', `${SVC}/${n}`);
+});

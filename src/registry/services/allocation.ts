@@ -92,6 +92,8 @@ export async function allocate(a: Allocators, txn: Txn, svc: KObject, old: KObje
 
   if (type === 'ExternalName') {
     if (oldIp && oldIp !== 'None') txn.freeIps.push(oldIp);
+    // omitempty in kube's types: an empty clusterIP is not stored.
+    if (spec['clusterIP'] === '') delete spec['clusterIP'];
   } else {
     let ip = clusterIpOf(spec);
     if (oldIp && ip !== oldIp) {
