@@ -15,6 +15,8 @@ export interface ApiServerEndpoint {
   /** Address clients reach this server at (the advertise address). */
   host: string;
   port: number;
+  /** ClusterIP of the `kubernetes` Service: the first address of --service-cluster-ip-range (default 10.96.0.1). */
+  serviceIP?: string;
 }
 
 /** Creates each system namespace that is missing. Idempotent; safe to run on every start. */
@@ -48,12 +50,13 @@ async function ensureObject(storage: RestStorage, namespace: string, obj: KObjec
  */
 export async function ensureKubernetesService(registry: RestRegistry, endpoint: ApiServerEndpoint, log?: Logger): Promise<void> {
   const labels = { component: 'apiserver', provider: 'kubernetes' };
+  const serviceIP = endpoint.serviceIP ?? KUBERNETES_SERVICE_IP;
   const port = { name: 'https', port: 443, protocol: 'TCP', targetPort: endpoint.port };
   const steps: Array<[string, string, string, KObject]> = [
     ['', 'v1', 'services', {
       apiVersion: 'v1', kind: 'Service', metadata: { name: 'kubernetes', namespace: 'default', labels },
       spec: {
-        type: 'ClusterIP', clusterIP: KUBERNETES_SERVICE_IP, clusterIPs: [KUBERNETES_SERVICE_IP], ports: [port],
+        type: 'ClusterIP', clusterIP: serviceIP, clusterIPs: [serviceIP], ports: [port],
         sessionAffinity: 'None', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster',
       },
     }],

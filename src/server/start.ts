@@ -15,6 +15,7 @@ import { Catalog } from '../api/catalog.ts';
 import { createRegistry } from '../registry/registry.ts';
 import { reviewStorages } from '../registry/reviews/index.ts';
 import { startControllers } from '../controllers/index.ts';
+import { firstServiceIP } from '../registry/services/setup.ts';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.ts';
 import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
 import { createOpenApiEndpoint } from '../endpoints/openapi/index.ts';
@@ -98,7 +99,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     cleanups.push(() => server.shutdown());
 
     if (o.controllers) {
-      const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, apiServer: { host: o.advertiseAddress, port: server.port }, log: o.log });
+      const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, apiServer: { host: o.advertiseAddress, port: server.port, serviceIP: firstServiceIP(o.serviceClusterIPRange) }, log: o.log });
       // Controllers stop after the listener closed (registered later = unwound earlier, so insert before it).
       cleanups.splice(cleanups.length - 1, 0, () => controllers.stop());
       // kube-controller-manager's garbage collector: cascading deletion and the orphan/foreground finalizers.

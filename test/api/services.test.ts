@@ -203,3 +203,16 @@ void test('turning a Service into ExternalName frees its IP and node ports; a dr
   assert.equal(reuse.status, 201, reuse.text);
   for (const n of ['to-ext', 'np-95', 'np-96']) await srv.request('DELETE', `${SVC}/${n}`);
 });
+
+void test('with another --service-cluster-ip-range the kubernetes Service takes that range\'s first address', async () => {
+  const other = await startTestServer({ serviceClusterIPRange: '10.0.0.0/24' });
+  try {
+    const r = await other.request('GET', '/api/v1/namespaces/default/services/kubernetes');
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json().spec.clusterIP, '10.0.0.1');
+    const ip = await other.request('GET', '/apis/networking.k8s.io/v1/ipaddresses/10.0.0.1');
+    assert.equal(ip.status, 200, ip.text);
+  } finally {
+    await other.stop();
+  }
+});
