@@ -7,6 +7,8 @@ import { FlagError } from './pflag.ts';
 import { parseCommandLine, usage } from './flags.ts';
 import { OptionsError } from '../server/options.ts';
 import { versionInfo } from '../endpoints/version.ts';
+import { FeatureGateError, FeatureGates } from '../features/gates.ts';
+import { klogLine } from '../features/klog.ts';
 
 export interface MainIo {
   readonly stdout: (s: string) => void;
@@ -72,6 +74,14 @@ export async function main(argv: readonly string[] = process.argv.slice(2), io: 
   const runtimeConfigError = await checkRuntimeConfig(cfg.options.runtimeConfig);
   if (runtimeConfigError !== undefined) {
     io.stderr(`Error: ${runtimeConfigError}\n`);
+    return 1;
+  }
+  // --feature-gates: unknown or locked gates are flag errors; deprecated and GA gates warn as klog does.
+  try {
+    FeatureGates.create(cfg.options.featureGates ?? {}, { warn: (w) => log(klogLine('W', 'feature_gate.go:387', w)) });
+  } catch (err) {
+    if (!(err instanceof FeatureGateError)) throw err;
+    io.stderr(`Error: ${err.message}\n`);
     return 1;
   }
   // Imported here so `--help` and flag errors do not load storage engines.

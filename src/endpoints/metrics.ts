@@ -1,6 +1,6 @@
 /**
  * A minimal /metrics in Prometheus text format (0.0.4): apiserver_request_total and
- * apiserver_current_inflight_requests with kube-apiserver's label names. Counters live in a `Metrics` object
+ * apiserver_current_inflight_requests with kube-apiserver's label names, plus apiserver_requested_deprecated_apis. Counters live in a `Metrics` object
  * the chain feeds; the full metrics set (histograms, storage, watch) comes with prom-client later.
  */
 import type { Endpoint, RequestInfo } from '../server/context.ts';
@@ -26,16 +26,35 @@ export function reportedVerb(method: string, info: RequestInfo, contentType: str
   }
 }
 
+/** Labels of apiserver_requested_deprecated_apis; `removedRelease` is '' when no removal is planned. */
+export interface DeprecatedRequestLabels {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly removedRelease: string;
+}
+
 export class Metrics {
   private readonly requests = new Map<string, number>();
   readonly inflight = { readOnly: 0, mutating: 0 };
   private readonly longRunning = new Map<string, number>();
+  private readonly deprecated = new Set<string>();
 
   /** Tracks a long-running request (watch, exec, …) until the returned function is called. */
   trackLongRunning(l: { verb: string; group: string; version: string; resource: string; subresource: string; scope: string }): () => void {
     const key = `component="apiserver",group="${esc(l.group)}",resource="${esc(l.resource)}",scope="${esc(l.scope)}",subresource="${esc(l.subresource)}",verb="${esc(l.verb)}",version="${esc(l.version)}"`;
     this.longRunning.set(key, (this.longRunning.get(key) ?? 0) + 1);
     return () => this.longRunning.set(key, (this.longRunning.get(key) ?? 1) - 1);
+  }
+
+  /**
+   * kube's deprecatedRequestGauge: set to 1 for every deprecated group/version/resource/subresource served
+   * (series only ever appear; a restart clears them, as in kube).
+   */
+  recordDeprecatedRequest(l: DeprecatedRequestLabels): void {
+    const key = `group="${esc(l.group)}",removed_release="${esc(l.removedRelease)}",resource="${esc(l.resource)}",subresource="${esc(l.subresource)}",version="${esc(l.version)}"`;
+    this.deprecated.add(key);
   }
 
   recordRequest(l: { verb: string; dryRun: string; group: string; version: string; resource: string; subresource: string; scope: string; code: number }): void {
@@ -56,6 +75,14 @@ export class Metrics {
       '# TYPE apiserver_request_total counter',
     ];
     for (const k of [...this.requests.keys()].sort()) lines.push(`apiserver_request_total{${k}} ${this.requests.get(k)}`);
+    // Like Prometheus' client, a vector with no series yet is not written at all.
+    if (this.deprecated.size) {
+      lines.push(
+        '# HELP apiserver_requested_deprecated_apis [STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+        '# TYPE apiserver_requested_deprecated_apis gauge',
+        ...[...this.deprecated].sort().map((k) => `apiserver_requested_deprecated_apis{${k}} 1`),
+      );
+    }
     return lines.join('\n') + '\n';
   }
 }

@@ -15,6 +15,7 @@ import { supportsProtobuf } from '../api/protobuf/codec.ts';
 import { apiVersionOf, type ResourceDef, type Verb } from '../api/types.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
 import type { Endpoint, RequestContext } from '../server/context.ts';
+import { signalDeprecatedUse, type DeprecatedUse } from '../features/deprecated-api.ts';
 import { handleCreate } from './handlers/create.ts';
 import { handleDelete } from './handlers/delete.ts';
 import { handleDeleteCollection } from './handlers/deletecollection.ts';
@@ -34,6 +35,8 @@ export interface ResourceEndpointOptions {
   readonly registry: RestRegistry;
   /** Used to word decode errors for kinds served elsewhere; optional so tests can omit it. */
   readonly catalog?: Pick<Catalog, 'lookupKind'>;
+  /** Sink for apiserver_requested_deprecated_apis (Metrics.recordDeprecatedRequest); optional for tests. */
+  readonly onDeprecatedRequest?: (use: DeprecatedUse) => void;
 }
 
 /** Path segments kube treats as sub-resources of a namespace (not nested resources). */
@@ -157,7 +160,12 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
     if ((verb === 'update' || verb === 'patch') && !p.name) throw notAllowed();
     if (verb === 'deletecollection' && def.namespaced && !p.namespaceInPath) throw notAllowed();
 
-    if (def.deprecation?.warning) ctx.warnings.push(def.deprecation.warning);
+    if (def.deprecation) {
+      if (def.deprecation.warning) ctx.warnings.push(def.deprecation.warning);
+      signalDeprecatedUse(ctx, {
+        group, version, resource: p.resource, subresource: p.subresource, removedRelease: def.deprecation.removedRelease ?? '',
+      }, opts.onDeprecatedRequest);
+    }
 
     const scope: HandlerScope = {
       storage, def, group, version, resource: p.resource, subresource: p.subresource, kind, apiVersion,

@@ -41,6 +41,13 @@ export interface RequestContext {
   /** Aborted when the client disconnects or the server shuts down. */
   readonly signal: AbortSignal;
   readonly startTime: number;
+  /**
+   * Annotations for this request's audit event (e.g. `k8s.io/deprecated`), set by handlers as kube's
+   * audit.AddAuditAnnotation does; created on first use.
+   */
+  auditAnnotations?: Record<string, string>;
+  /** False when response compression is off for this server (feature gate APIResponseCompression=false). */
+  responseCompression?: boolean;
 }
 
 /** A filter or endpoint. Endpoints that do not serve a path return false so the next one is tried. */

@@ -23,6 +23,7 @@ import { createOpenApiEndpoint } from '../endpoints/openapi/index.ts';
 /** Every key the registry writes lives under kube-apiserver's storage root. */
 const REGISTRY_PREFIX = '/registry/';
 import { createResourceEndpoint } from '../endpoints/resource-endpoint.ts';
+import { FeatureGates } from '../features/gates.ts';
 
 export type { ServerOptions } from './options.ts';
 
@@ -45,6 +46,8 @@ export interface RunningServer {
 /** Starts a Keelson server in this process. Library defaults: random port, memory store, nothing on disk. */
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const o = resolveOptions(opts);
+  // Refused before anything is written or opened; `keelson` already printed the gates' warnings.
+  const gates = FeatureGates.create(o.featureGates);
   const cleanups: (() => Promise<void>)[] = [];
   const unwind = async (): Promise<void> => {
     while (cleanups.length) {
@@ -82,11 +85,17 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange } });
     cleanups.push(() => registry.stop());
 
-    const endpoints: Endpoint[] = [
+    const apiEndpoints: Endpoint[] = [
       createDiscoveryEndpoint({ catalog }),
       createOpenApiEndpoint({ catalog }),
-      createResourceEndpoint({ registry, catalog }),
+      createResourceEndpoint({ registry, catalog, onDeprecatedRequest: (u) => server?.metrics.recordDeprecatedRequest(u) }),
     ];
+    // APIResponseCompression=false: the encoder reads ctx.responseCompression before choosing gzip.
+    const compression = gates.enabled('APIResponseCompression');
+    const endpoints = compression ? apiEndpoints : apiEndpoints.map((e): Endpoint => async (ctx) => {
+      ctx.responseCompression = false;
+      return e(ctx);
+    });
     server = await createApiServer({
       options: o,
       pki,

@@ -146,7 +146,7 @@ export async function writeChunks(ctx: RequestContext, code: number, contentType
   for (const c of chunks) total += c.byteLength;
   const h = baseHeaders(ctx, contentType, headers);
   const head = ctx.req.method === 'HEAD';
-  if (!head && total > GZIP_THRESHOLD_BYTES && acceptsGzip(ctx)) {
+  if (!head && total > GZIP_THRESHOLD_BYTES && ctx.responseCompression !== false && acceptsGzip(ctx)) {
     h['Content-Encoding'] = 'gzip';
     h['Vary'] = 'Accept-Encoding';
     res.writeHead(code, h);
