@@ -8,6 +8,7 @@ import { formatUsage, parseFlags, type FlagDef, type FlagValue, FlagError } from
 import { formatDuration } from './duration.ts';
 import type { ServerOptions, StorageKind } from '../server/options.ts';
 import { knownAuthorizationModes } from '../authz/modes.ts';
+import { KUBE_VERSION } from '../endpoints/version.ts';
 
 const s = (name: string, usage: string, def?: string): FlagDef => ({ name, kind: 'string', usage, default: def ?? '' });
 const b = (name: string, usage: string, def = false): FlagDef => ({ name, kind: 'bool', usage, default: def });
@@ -53,6 +54,7 @@ export const FLAG_DEFS: readonly FlagDef[] = [
   // Generic
   { name: 'runtime-config', kind: 'map', usage: 'A set of key=value pairs that enable or disable built-in APIs.', default: {} },
   { name: 'feature-gates', kind: 'boolMap', usage: 'A set of key=value pairs that describe feature gates for alpha/experimental features.', default: {} },
+  s('show-hidden-metrics-for-version', "The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: '1.16'."),
   i('max-requests-inflight', 'The maximum number of non-mutating requests in flight at a given time.', 400),
   i('max-mutating-requests-inflight', 'The maximum number of mutating requests in flight at a given time.', 200),
   i('min-request-timeout', 'An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out.', 1800),
@@ -217,6 +219,13 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
   const tlsMin = str('tls-min-version');
   const TLS_VERSIONS: Record<string, 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'> = { VersionTLS10: 'TLSv1', VersionTLS11: 'TLSv1.1', VersionTLS12: 'TLSv1.2', VersionTLS13: 'TLSv1.3' };
   if (tlsMin && !TLS_VERSIONS[tlsMin]) throw new FlagError(`--tls-min-version: unknown tls version ${JSON.stringify(tlsMin)}; possible values: ${Object.keys(TLS_VERSIONS).join(', ')}`);
+
+  // component-base's metrics options: only the previous minor version may be named (none of ours is hidden yet).
+  const hiddenFor = str('show-hidden-metrics-for-version');
+  const previousMinor = `${KUBE_VERSION.major}.${Number(KUBE_VERSION.minor) - 1}`;
+  if (hiddenFor && hiddenFor !== previousMinor) {
+    throw new FlagError(`--show-hidden-metrics-for-version must be omitted or have the value '${previousMinor}'. Only the previous minor version is allowed`);
+  }
 
   const notices: string[] = [];
   const anonymousAuth = v.get('anonymous-auth') as boolean;
