@@ -28,7 +28,8 @@ function definitionsFor(defs: readonly ResourceDef[], dialect: Dialect, opts: Do
     const real = opts.schemas?.kindSchema?.(d, dialect);
     out[definitionName(d.group, d.version, d.kind)] = real ?? permissiveKindSchema(d, d.kind, dialect, dialect === 'v3');
     Object.assign(out, opts.schemas?.extraDefinitions?.(d, dialect) ?? {});
-    if (!d.virtual) out[definitionName(d.group, d.version, d.listKind)] = listSchema(d, dialect, dialect === 'v3' || real !== undefined);
+    const listName = definitionName(d.group, d.version, d.listKind);
+    if (!d.virtual && !(real && out[listName])) out[listName] = listSchema(d, dialect, dialect === 'v3' || real !== undefined);
     for (const s of d.subresources ?? []) {
       if (!s.kind) continue;
       const name = definitionName(s.kind.group, s.kind.version, s.kind.kind);
@@ -63,17 +64,17 @@ function discoveryDefinitions(dialect: Dialect): Record<string, Schema> {
     [`${META}.APIGroup`]: {
       type: 'object', required: ['name', 'versions'], description: 'APIGroup contains the name, the supported versions, and the preferred version of a group.',
       properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, name: str, preferredVersion: r('GroupVersionForDiscovery'),
-        serverAddressByClientCIDRs: { type: 'array', items: r('ServerAddressByClientCIDR') }, versions: { type: 'array', items: r('GroupVersionForDiscovery') } },
+        serverAddressByClientCIDRs: { type: 'array', items: r('ServerAddressByClientCIDR'), 'x-kubernetes-list-type': 'atomic' }, versions: { type: 'array', items: r('GroupVersionForDiscovery'), 'x-kubernetes-list-type': 'atomic' } },
       'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroup', version: 'v1' }],
     },
     [`${META}.APIGroupList`]: {
       type: 'object', required: ['groups'], description: 'APIGroupList is a list of APIGroup.',
-      properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, groups: { type: 'array', items: r('APIGroup') } },
+      properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, groups: { type: 'array', items: r('APIGroup'), 'x-kubernetes-list-type': 'atomic' } },
       'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroupList', version: 'v1' }],
     },
     [`${META}.APIVersions`]: {
       type: 'object', required: ['versions', 'serverAddressByClientCIDRs'], description: 'APIVersions lists the versions available.',
-      properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, serverAddressByClientCIDRs: { type: 'array', items: r('ServerAddressByClientCIDR') }, versions: { type: 'array', items: str } },
+      properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, serverAddressByClientCIDRs: { type: 'array', items: r('ServerAddressByClientCIDR'), 'x-kubernetes-list-type': 'atomic' }, versions: { type: 'array', items: str, 'x-kubernetes-list-type': 'atomic' } },
       'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIVersions', version: 'v1' }],
     },
     'io.k8s.apimachinery.pkg.version.Info': {
@@ -124,6 +125,18 @@ export function v3Document(catalog: Catalog, key: string, opts: DocumentOptions)
   return undefined;
 }
 
+/** Drops the `default` keyword from a schema tree: kube-apiserver's Swagger 2.0 carries no defaults (v3 does). */
+function withoutDefaults(x: unknown, inProperties = false): unknown {
+  if (Array.isArray(x)) return x.map((v) => withoutDefaults(v));
+  if (!x || typeof x !== 'object') return x;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(x)) {
+    if (k === 'default' && !inProperties) continue;
+    out[k] = withoutDefaults(v, !inProperties && k === 'properties');
+  }
+  return out;
+}
+
 /** The Swagger 2.0 document of everything served. */
 export function swaggerV2(catalog: Catalog, opts: DocumentOptions): Schema {
   const items: PathItem[] = [...(rootItems('api') ?? []), ...(rootItems('apis') ?? []), ...(rootItems('version') ?? [])];
@@ -141,7 +154,7 @@ export function swaggerV2(catalog: Catalog, opts: DocumentOptions): Schema {
     swagger: '2.0',
     info: INFO,
     paths: renderPaths(items, 'v2', opts),
-    definitions: { ...discoveryDefinitions('v2'), ...definitionsFor(defs, 'v2', opts) },
+    definitions: withoutDefaults({ ...discoveryDefinitions('v2'), ...definitionsFor(defs, 'v2', opts) }, true),
     securityDefinitions: BEARER,
     security: [{ BearerToken: [] }],
   });

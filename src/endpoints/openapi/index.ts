@@ -16,6 +16,7 @@ import { swaggerV2, v3Document, v3Keys, type DocumentOptions } from './documents
 import type { SchemaSource } from './schemas.ts';
 import { parseAccept } from '../discovery/negotiate.ts';
 import { encodeSwaggerProtobuf } from './protobuf-v2.ts';
+import { createProtobufSchemaSource } from './protobuf-source.ts';
 
 /**
  * gnostic's protobuf form of Swagger 2.0 (kubectl ≤ 1.28, older client-go). Clients ask with the `@v1.0`
@@ -26,7 +27,7 @@ const V2_PROTOBUF_SUBTYPES = new Set(['com.github.proto-openapi.spec.v2@v1.0+pro
 
 export interface OpenApiEndpointOptions {
   catalog: Catalog;
-  /** Real kind schemas when known (the type catalog plugs in here); permissive placeholders otherwise. */
+  /** Kind schemas; default: generated from our protobuf type descriptions (permissive placeholders where none). */
   schemas?: SchemaSource;
   /**
    * Patch media types to advertise on PATCH operations. kubectl computes strategic merge patches from
@@ -68,7 +69,7 @@ function negotiate(ctx: RequestContext, allowProtobuf: boolean): 'json' | 'proto
 export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
   const { catalog } = opts;
   const docOpts: DocumentOptions = { patchContentTypes: opts.patchContentTypes ?? DEFAULT_PATCH_CONTENT_TYPES };
-  if (opts.schemas) docOpts.schemas = opts.schemas;
+  docOpts.schemas = opts.schemas ?? createProtobufSchemaSource();
   let cache = new Map<string, Encoded | null>();
   // The Swagger document object, shared by its JSON and protobuf encodings.
   let v2doc: Record<string, unknown> | undefined;

@@ -8,6 +8,8 @@ export function definitionName(group: string, version: string, kind: string): st
   if (group === 'apiextensions.k8s.io') return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.${version}.${kind}`;
   if (group === 'apiregistration.k8s.io') return `io.k8s.kube-aggregator.pkg.apis.apiregistration.${version}.${kind}`;
   if (group === '') return `io.k8s.api.core.${version}.${kind}`;
+  // Go package names that differ from the group's first label.
+  if (group === 'internal.apiserver.k8s.io') return `io.k8s.api.apiserverinternal.${version}.${kind}`;
   if (!group.includes('.')) return `io.k8s.api.${group}.${version}.${kind}`;
   // Groups outside k8s.io (CRDs) are named by their reversed domain.
   if (!group.endsWith('.k8s.io')) return `${group.split('.').reverse().join('.')}.${version}.${kind}`;

@@ -44,6 +44,7 @@ export function metaDefinitions(dialect: Dialect): Record<string, Schema> {
   const r = (n: string, extra?: Schema) => refField(`${META}.${n}`, dialect, extra);
   const time = `${META}.Time`;
   return {
+    'io.k8s.apimachinery.pkg.runtime.RawExtension': { type: 'object', description: 'An embedded object of any kind.' },
     [`${META}.Time`]: { type: 'string', format: 'date-time', description: 'A point in time, RFC 3339 in UTC with second precision.' },
     [`${META}.MicroTime`]: { type: 'string', format: 'date-time', description: 'A point in time, RFC 3339 in UTC with microsecond precision.' },
     [`${META}.FieldsV1`]: { type: 'object', description: 'A field set as a JSON tree of `f:`/`k:`/`v:` keys.' },
@@ -128,7 +129,7 @@ export function metaDefinitions(dialect: Dialect): Record<string, Schema> {
     [`${META}.Patch`]: { type: 'object', description: 'The body of a PATCH request.' },
     [`${META}.WatchEvent`]: {
       type: 'object', required: ['type', 'object'], description: 'One change in a watch stream.',
-      properties: { object: { type: 'object', description: 'The object (or Status for ERROR events).' }, type: { type: 'string', default: '' } },
+      properties: { object: refField('io.k8s.apimachinery.pkg.runtime.RawExtension', dialect, { description: 'The object (or Status for ERROR events).' }), type: { type: 'string', default: '' } },
     },
     [`${META}.APIResource`]: {
       type: 'object', required: ['name', 'singularName', 'namespaced', 'kind', 'verbs'], description: 'One resource a group version serves.',
