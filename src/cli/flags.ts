@@ -9,6 +9,7 @@ import { formatDuration } from './duration.ts';
 import type { ServerOptions, StorageKind } from '../server/options.ts';
 import { knownAuthorizationModes } from '../authz/modes.ts';
 import { KUBE_VERSION } from '../endpoints/version.ts';
+import { FeatureGates } from '../features/gates.ts';
 
 const s = (name: string, usage: string, def?: string): FlagDef => ({ name, kind: 'string', usage, default: def ?? '' });
 const b = (name: string, usage: string, def = false): FlagDef => ({ name, kind: 'bool', usage, default: def });
@@ -53,7 +54,7 @@ export const FLAG_DEFS: readonly FlagDef[] = [
   b('encryption-provider-config-automatic-reload', 'Determines if the file set by --encryption-provider-config should be automatically reloaded.'),
   // Generic
   { name: 'runtime-config', kind: 'map', usage: 'A set of key=value pairs that enable or disable built-in APIs.', default: {} },
-  { name: 'feature-gates', kind: 'boolMap', usage: 'A set of key=value pairs that describe feature gates for alpha/experimental features.', default: {} },
+  { name: 'feature-gates', kind: 'boolMap', usage: `A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:\n${FeatureGates.knownFeatures().join('\n')}`, default: {} },
   s('show-hidden-metrics-for-version', "The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: '1.16'."),
   i('max-requests-inflight', 'The maximum number of non-mutating requests in flight at a given time.', 400),
   i('max-mutating-requests-inflight', 'The maximum number of mutating requests in flight at a given time.', 200),

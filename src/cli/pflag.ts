@@ -236,5 +236,6 @@ export function formatUsage(defs: readonly FlagDef[], formatDefault: (d: FlagDef
     return { left, right: d.usage + (def ? ` (default ${def})` : '') };
   });
   const width = Math.max(...rows.map((r) => r.left.length)) + 3;
-  return rows.map((r) => `      ${r.left.padEnd(width)}${r.right}`).join('\n');
+  // Like pflag, continuation lines of a multi-line usage start under the usage column.
+  return rows.map((r) => `      ${r.left.padEnd(width)}${r.right.replace(/\n/g, `\n${' '.repeat(6 + width)}`)}`).join('\n');
 }

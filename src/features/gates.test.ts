@@ -74,3 +74,12 @@ test('klogLine formats the klog header', () => {
   const line = klogLine('W', 'feature_gate.go:387', 'hello', new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)), 42);
   assert.equal(line, 'W0102 03:04:05.006000      42 feature_gate.go:387] hello');
 });
+
+test('knownFeatures lists alpha and beta gates for --help, as component-base', () => {
+  const lines = FeatureGates.knownFeatures();
+  assert.ok(lines.includes('APIResponseCompression=true|false (BETA - default=true)'));
+  assert.ok(lines.includes('AllAlpha=true|false (ALPHA - default=false)'));
+  assert.ok(lines.includes('CBORServingAndStorage=true|false (ALPHA - default=false)'));
+  assert.ok(!lines.some((l) => l.startsWith('BtreeWatchCache=') || l.startsWith('KMSv1=')));
+  assert.deepEqual(lines, [...lines].sort());
+});

@@ -95,6 +95,17 @@ export class FeatureGates implements FeatureGateReader {
     return Object.hasOwn(this.known, name) ? this.known[name] : undefined;
   }
 
+  /**
+   * The `--feature-gates` help lines as component-base's KnownFeatures gives them: `Name=true|false (STAGE -
+   * default=bool)`, sorted; GA and deprecated gates are left out (AllAlpha/AllBeta always listed).
+   */
+  static knownFeatures(known: Readonly<Record<string, FeatureSpec>> = KUBE_1_33_GATES): string[] {
+    return Object.entries(known)
+      .filter(([name, spec]) => name === ALL_ALPHA_GATE || name === ALL_BETA_GATE || (spec.stage !== 'GA' && spec.stage !== 'DEPRECATED'))
+      .map(([name, spec]) => `${name}=true|false (${spec.stage} - default=${spec.default})`)
+      .sort();
+  }
+
   /** `Name=bool` pairs, sorted, as featureGate.String() prints them. */
   toString(): string {
     return [...this.values].map(([k, v]) => `${k}=${v}`).sort().join(',');
