@@ -140,8 +140,10 @@ export function messageDefinition(fullName: string, dialect: Dialect, seen: Set<
   if (special) return special;
   const props: Record<string, Schema> = {};
   properties(spec, dialect, seen, props);
-  const s: Schema = { type: 'object', description: `${fullName.slice(fullName.lastIndexOf('.') + 1)}.` };
+  const s: Schema = { type: 'object' };
   const gvk = kindOfMessage(fullName);
+  // Our own words only (kube's doc comments are not reproduced): kinds name their group version.
+  if (gvk) s.description = `${gvk.kind} (${gvk.group ? `${gvk.group}/` : ''}${gvk.version}).`;
   // Kinds carry TypeMeta, which our wire descriptions leave out (it travels in the protobuf envelope).
   const all = hasTypeMeta(fullName) ? { apiVersion: { type: 'string', description: 'The group/version of this object.' }, kind: { type: 'string', description: 'The type of this object.' }, ...props } : props;
   if (Object.keys(all).length > 0) s.properties = all;
