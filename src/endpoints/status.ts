@@ -52,6 +52,8 @@ export class StatusError extends Error {
     readonly details?: StatusDetails,
     /** Extra response headers (e.g. Retry-After). */
     readonly headers?: Record<string, string>,
+    /** The Status's list metadata: an expired continue token's 410 carries a fresh token here. */
+    readonly listMeta?: { continue?: string },
   ) {
     super(message);
   }
@@ -60,7 +62,7 @@ export class StatusError extends Error {
     // Key order as kube-apiserver writes it (details before code), so bodies compare byte for byte.
     // An empty reason is left out, as Go's omitempty does.
     return {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message,
+      kind: 'Status', apiVersion: 'v1', metadata: { ...this.listMeta }, status: 'Failure', message: this.message,
       ...(this.reason ? { reason: this.reason } : {}),
       ...(this.details ? { details: this.details } : {}),
       code: this.code,

@@ -4,7 +4,7 @@ import { errors } from '../endpoints/status.ts';
 import type { CachedObject, ObjectListOptions, SelectionPredicate } from '../storage/cacher/types.ts';
 import type { GetParams, ListParams, ListResult, OpContext } from './rest.ts';
 import { allowedFieldKeys } from './codec.ts';
-import { continueAfter } from './continue-token.ts';
+import { continueAfter, encodeContinue } from './continue-token.ts';
 import { planList, readAtForGet, validateListParams } from './options.ts';
 import { toStatusError } from './storage-errors.ts';
 import type { StoreCore } from './store-core.ts';
@@ -47,7 +47,9 @@ export async function listObjects(core: StoreCore, ctx: OpContext, params: ListP
   try {
     res = await core.reader.list(prefix, opts);
   } catch (e) {
-    throw toStatusError(e, { op: 'list', continuing: plan.continuing });
+    // kube hands back a token at revision -1 (latest) from the same position, to go on inconsistently.
+    const inconsistentContinue = plan.continuing && plan.startKey !== undefined ? encodeContinue(plan.startKey, prefix, -1) : undefined;
+    throw toStatusError(e, { op: 'list', continuing: plan.continuing, ...(inconsistentContinue ? { inconsistentContinue } : {}) });
   }
   const out: { items: CachedObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
     items: core.converter ? res.items.map((i) => core.view(i)) : res.items,

@@ -12,6 +12,8 @@ export interface ErrorSite {
   readonly op: 'get' | 'list' | 'watch' | 'create' | 'update' | 'delete';
   /** A list that continues with a token (compaction then means an expired token). */
   readonly continuing?: boolean;
+  /** For an expired token: a token that resumes at the latest revision (kube's inconsistent continue). */
+  readonly inconsistentContinue?: string;
   /** A resource (plural) for timeouts: `configmaps`. */
   readonly resource?: string;
   readonly group?: string;
@@ -31,7 +33,11 @@ export function toStatusError(err: unknown, site: ErrorSite): StatusError {
   if (err instanceof StatusError) return err;
   if (err instanceof FutureRevisionError) return errors.tooLargeResourceVersion(err.requestedRevision, err.currentRevision);
   if (isTooOld(err)) {
-    if (site.op === 'list') return errors.expired(site.continuing ? INCONSISTENT_CONTINUE : 'The resourceVersion for the provided list is too old.');
+    if (site.op === 'list' && site.continuing) {
+      const e = errors.expired(INCONSISTENT_CONTINUE);
+      return site.inconsistentContinue ? new StatusError(e.code, e.reason, e.message, e.details, e.headers, { continue: site.inconsistentContinue }) : e;
+    }
+    if (site.op === 'list') return errors.expired('The resourceVersion for the provided list is too old.');
     if (site.op === 'watch') {
       const e = err as unknown as Record<string, unknown>;
       const asked = num(e['requestedRevision']) ?? num(e['requested']) ?? num(e['revision']);

@@ -63,6 +63,11 @@ export interface ServerOptions {
   certDir?: string;
   /** `--watch-cache` (default true): serve reads and watches from per-resource caches. */
   watchCache?: boolean;
+  /**
+   * How long old revisions stay readable (store compaction and the watch cache's event window); default 5 minutes,
+   * kube's watch-history window. Library and test use: a short value makes 410 Gone/Expired paths reachable.
+   */
+  historyRetentionMs?: number;
   /** `--enable-garbage-collector` (default true). */
   garbageCollector?: boolean;
   /** Run the in-process controllers (namespace lifecycle, service accounts, root CA). Default true. */
@@ -109,6 +114,7 @@ export interface ResolvedOptions {
   http2MaxStreamsPerConnection: number;
   certDir: string | undefined;
   watchCache: boolean;
+  historyRetentionMs: number;
   garbageCollector: boolean;
   serviceClusterIPRange: string;
   serviceNodePortRange: string;
@@ -178,6 +184,7 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     http2MaxStreamsPerConnection: o.http2MaxStreamsPerConnection ?? 1000,
     certDir: o.certDir ? path.resolve(o.certDir) : dataDir,
     watchCache: o.watchCache ?? true,
+    historyRetentionMs: o.historyRetentionMs ?? 5 * 60_000,
     garbageCollector: o.garbageCollector ?? true,
     serviceClusterIPRange: checked('--service-cluster-ip-range', o.serviceClusterIPRange || DEFAULT_SERVICE_CIDR, parseCidr),
     serviceNodePortRange: checked('--service-node-port-range', o.serviceNodePortRange || DEFAULT_NODE_PORT_RANGE, parsePortRange),

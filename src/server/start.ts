@@ -67,6 +67,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const backend = await openStore({
       kind: o.storage, dataDir: o.dataDir, etcdServers: o.etcdServers, etcdPrefix: o.etcdPrefix,
       etcdCaFile: o.etcdCaFile, etcdCertFile: o.etcdCertFile, etcdKeyFile: o.etcdKeyFile, keyPrefix: REGISTRY_PREFIX,
+      historyRetentionMs: o.historyRetentionMs,
     });
     // etcd sends progress notifications rarely; one shared watch makes every event progress for every cache,
     // so consistent reads of idle resources are answered from the cache instead of falling back to etcd.
@@ -81,7 +82,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       return server;
     };
     const virtualStorage = reviewStorages({ authenticator: () => chainOf().authenticator, authorizer: () => chainOf().authorizer });
-    const registry = await createRegistry({ virtualStorage, catalog, store, cache: o.watchCache, garbageCollection: o.garbageCollector,
+    const registry = await createRegistry({ virtualStorage, catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs }, garbageCollection: o.garbageCollector,
       services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange } });
     cleanups.push(() => registry.stop());
 
