@@ -30,8 +30,7 @@ export function definitionNameOf(fullName: string): string {
   return `io.k8s.api.${pkg}.${name}`;
 }
 
-/** The message describing a kind of a served group version, if our descriptions have it. */
-// Inverse of kinds.ts groupOfPackage for the groups served.
+/** The message describing a kind of a served group version, if our descriptions have it (inverse of kinds.ts groupOfPackage). */
 export function messageNameFor(group: string, version: string, kind: string): string | undefined {
   const base = group === '' ? 'core' : group === 'internal.apiserver.k8s.io' ? 'apiserverinternal' : group.split('.')[0];
   const pkg = `${base}.${version}`;

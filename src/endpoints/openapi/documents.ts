@@ -2,10 +2,11 @@
  * OpenAPI documents from the catalog: one v3 document per group version (`api/v1`, `apis/apps/v1`), per
  * group (`apis/apps`), for the roots (`api`, `apis`) and `version`; and the single Swagger 2.0 document.
  *
- * Kind schemas come from a `SchemaSource` when it knows them, else the permissive placeholder. While a kind
- * has only the placeholder, v2 definitions carry no `x-kubernetes-group-version-kind`, so kubectl's v2
- * model finds no schema for it and falls back to its compiled-in types (instead of failing on unknown
- * fields when computing apply patches).
+ * Kind schemas come from a `SchemaSource` (by default the one generated from our protobuf type descriptions,
+ * ./protobuf-source.ts) when it knows them, else the permissive placeholder. While a kind has only the
+ * placeholder, v2 definitions carry no `x-kubernetes-group-version-kind`, so kubectl's v2 model finds no
+ * schema for it and falls back to its compiled-in types (instead of failing on unknown fields when
+ * computing apply patches). Swagger 2.0 carries no `default`s, as kube-apiserver's does not.
  */
 import type { Catalog } from '../../api/catalog.ts';
 import type { ResourceDef } from '../../api/types.ts';
