@@ -12,7 +12,7 @@
  * A parse failure throws `SelectorParseError` whose message is what kube-apiserver returns in its 400.
  */
 import { goQuote } from './quote.ts';
-import { isQualifiedName, isValidLabelValue } from './label-validation.ts';
+import { isQualifiedName, isValidLabelValue } from '../validation/names.ts';
 
 /** apimachinery's selection.Operator strings (what SubjectAccessReview requirements carry). */
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
