@@ -43,7 +43,8 @@ export interface OpenApiEndpointOptions {
   warmAfterMs?: number;
 }
 
-export const DEFAULT_PATCH_CONTENT_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
+/** Built-in kinds accept all of these (custom resources will drop strategic merge patch). */
+export const DEFAULT_PATCH_CONTENT_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
 interface Encoded { body: Buffer; hash: string }
 
