@@ -20,10 +20,11 @@ import { startGarbageCollector } from '../controllers/garbage-collector/index.ts
 import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
 import { createOpenApiEndpoint } from '../endpoints/openapi/index.ts';
 
-/** Every key the registry writes lives under kube-apiserver's storage root. */
-const REGISTRY_PREFIX = '/registry/';
 import { createResourceEndpoint } from '../endpoints/resource-endpoint.ts';
 import { FeatureGates } from '../features/gates.ts';
+
+/** Every key the registry writes lives under kube-apiserver's storage root. */
+const REGISTRY_PREFIX = '/registry/';
 
 export type { ServerOptions } from './options.ts';
 
