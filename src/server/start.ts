@@ -19,7 +19,6 @@ import { firstServiceIP } from '../registry/services/setup.ts';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.ts';
 import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
 import { createOpenApiEndpoint } from '../endpoints/openapi/index.ts';
-
 import { createResourceEndpoint } from '../endpoints/resource-endpoint.ts';
 import { FeatureGates } from '../features/gates.ts';
 
