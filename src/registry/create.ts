@@ -43,18 +43,26 @@ export interface ManagedFieldsMode {
 }
 
 /**
+ * The request object as decoding into kube's Go types leaves it: a copy with this endpoint's apiVersion and kind,
+ * metadata present, and keys the kind does not declare dropped. Shared by create and update.
+ */
+export function decodedCopy(core: StoreCore, input: KObject): KObject {
+  checkMetaTypes(core.def, input);
+  const obj = clone(input);
+  if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
+  obj.apiVersion = core.apiVersion();
+  obj.kind = core.def.kind;
+  dropUnknownFields(obj, rootNodeFor(obj.apiVersion, core.def.kind) ?? unstructuredRoot());
+  return obj;
+}
+
+/**
  * Everything before the storage write: returns the object to store. `input` is not modified.
  * `now` is shared by the timestamp and managedFields.
  */
 export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, now: Date, mode: ManagedFieldsMode = {}): KObject {
   const def = core.def;
-  checkMetaTypes(def, input);
-  const obj = clone(input);
-  if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
-  obj.apiVersion = core.apiVersion();
-  obj.kind = def.kind;
-  // Keys the kind does not declare are dropped, as decoding into kube's Go types drops them.
-  dropUnknownFields(obj, rootNodeFor(obj.apiVersion, def.kind) ?? unstructuredRoot());
+  const obj = decodedCopy(core, input);
   const meta = obj.metadata;
   // FillObjectMetaSystemFields + name generation.
   meta.creationTimestamp = rfc3339(now);

@@ -16,9 +16,7 @@ import type { KObject } from '../api/types.ts';
 import { errors, type FieldError } from '../endpoints/status.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { OpContext, UpdateFn } from './rest.ts';
-import { dropUnknownFields } from '../apply/drop-unknown.ts';
-import { rootNodeFor, unstructuredRoot } from '../apply/schema-view.ts';
-import { checkNamespaceForCreate, ensureNamespace, prepareCreate, strategyContext, withRevision, writeCreate, type ManagedFieldsMode } from './create.ts';
+import { checkNamespaceForCreate, decodedCopy, ensureNamespace, prepareCreate, strategyContext, withRevision, writeCreate, type ManagedFieldsMode } from './create.ts';
 import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
 import { clone, comparable, jsonEqual, specPart } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
@@ -55,13 +53,7 @@ export function defaultShouldDelete(obj: KObject, old: KObject): boolean {
 /** BeforeUpdate for the generic store: returns the object to write. */
 export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, old: KObject, now: Date, mode: ManagedFieldsMode = {}): KObject {
   const def = core.def;
-  checkMetaTypes(def, input);
-  const obj = clone(input);
-  if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
-  obj.apiVersion = core.apiVersion();
-  obj.kind = def.kind;
-  // Keys the kind does not declare are dropped, as decoding into kube's Go types drops them.
-  dropUnknownFields(obj, rootNodeFor(obj.apiVersion, def.kind) ?? unstructuredRoot());
+  const obj = decodedCopy(core, input);
   ensureNamespace(core, ctx, obj);
   const meta = obj.metadata;
   const om = old.metadata;
