@@ -1,21 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { StatusError } from '../endpoints/status.ts';
-import { cm, sys, testEnv, type TestEnv } from './testing.ts';
+import { statusOf, cm, sys, testEnv, type TestEnv } from './testing.ts';
 
 const REF = '/work/shared/reference/v1.32-responses/errors';
 const ref = (f: string) => JSON.parse(readFileSync(`${REF}/${f}`, 'utf8')) as Record<string, unknown>;
-
-async function statusOf(p: Promise<unknown>): Promise<ReturnType<StatusError['toStatus']>> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof StatusError, `expected a StatusError, got ${String(e)}`);
-    return e.toStatus();
-  }
-  assert.fail('expected the call to fail');
-}
 
 void describe('create and get', () => {
   let env: TestEnv;

@@ -1,17 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../endpoints/status.ts';
-import { cm, sys, testEnv, type TestEnv } from './testing.ts';
-
-async function statusOf(p: Promise<unknown>): Promise<ReturnType<StatusError['toStatus']>> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof StatusError, `expected a StatusError, got ${String(e)}`);
-    return e.toStatus();
-  }
-  assert.fail('expected the call to fail');
-}
+import { statusOf, cm, sys, testEnv, type TestEnv } from './testing.ts';
 
 void describe('delete lifecycle', () => {
   let env: TestEnv;

@@ -2,17 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '../endpoints/status.ts';
 import type { ListParams } from './rest.ts';
-import { cm, EventLog, sys, testEnv, type TestEnv } from './testing.ts';
-
-async function statusOf(p: Promise<unknown>): Promise<ReturnType<StatusError['toStatus']>> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof StatusError, `expected a StatusError, got ${String(e)}`);
-    return e.toStatus();
-  }
-  assert.fail('expected the call to fail');
-}
+import { statusOf, cm, EventLog, sys, testEnv, type TestEnv } from './testing.ts';
 
 for (const cache of [false, true]) {
   void describe(`list and watch (${cache ? 'watch cache' : 'direct reader'})`, () => {

@@ -3,6 +3,8 @@
  * path-segment kind, deployments with status + scale, a graceful kind) over a MemoryStore, and helpers to
  * build contexts. The real catalog is src/api/catalog.ts.
  */
+import assert from 'node:assert/strict';
+import { StatusError } from '../endpoints/status.ts';
 import type { KObject, ResourceDef } from '../api/types.ts';
 import { MemoryStore } from '../storage/memory/memory-store.ts';
 import type { ObjectEvent, ObjectWatchSink } from '../storage/cacher/types.ts';
@@ -140,4 +142,15 @@ export class EventLog implements ObjectWatchSink {
   summary(): string[] {
     return this.events.map((e) => `${e.type} ${e.object?.object.metadata.name ?? ''}`.trim());
   }
+}
+
+/** Awaits a call that must fail with a StatusError and returns its Status body. */
+export async function statusOf(p: Promise<unknown>): Promise<ReturnType<StatusError['toStatus']>> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof StatusError, `expected a StatusError, got ${String(e)}`);
+    return e.toStatus();
+  }
+  assert.fail('expected the call to fail');
 }

@@ -2,20 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { KObject } from '../api/types.ts';
-import { StatusError } from '../endpoints/status.ts';
-import { cm, sys, testEnv, type TestEnv } from './testing.ts';
+import { statusOf, cm, sys, testEnv, type TestEnv } from './testing.ts';
 
 const ref = (f: string) => JSON.parse(readFileSync(`/work/shared/reference/v1.32-responses/errors/${f}`, 'utf8')) as Record<string, unknown>;
-
-async function statusOf(p: Promise<unknown>): Promise<ReturnType<StatusError['toStatus']>> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof StatusError, `expected a StatusError, got ${String(e)}`);
-    return e.toStatus();
-  }
-  assert.fail('expected the call to fail');
-}
 
 void describe('update (PUT) and guaranteedUpdate', () => {
   let env: TestEnv;

@@ -2,18 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { KObject } from '../../api/types.ts';
-import { StatusError } from '../../endpoints/status.ts';
-import { cm, sys, testEnv, type TestEnv } from '../testing.ts';
-
-async function statusOf(p: Promise<unknown>): Promise<ReturnType<StatusError['toStatus']>> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof StatusError, `expected a StatusError, got ${String(e)}`);
-    return e.toStatus();
-  }
-  assert.fail('expected the call to fail');
-}
+import { statusOf, cm, sys, testEnv, type TestEnv } from '../testing.ts';
 
 void describe('namespaces special REST', () => {
   let env: TestEnv;
