@@ -1,6 +1,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import http2 from 'node:http2';
+import { h2request } from './testing/h2-client.ts';
 import https from 'node:https';
 import type { ServerResponse } from 'node:http';
 import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
@@ -75,21 +76,7 @@ async function start(o: ServerOptions = {}, started = true): Promise<ApiServer> 
 }
 
 function h2get(s: ApiServer, p: string, cred: Cred = { cert: pki.adminCertPem, key: pki.adminKeyPem }, extra: Record<string, string> = {}): Promise<Resp> {
-  return new Promise((resolve, reject) => {
-    const session = http2.connect(s.url, { ca: pki.caPem, cert: cred.cert, key: cred.key });
-    session.on('error', reject);
-    const headers: Record<string, string> = { ':path': p, ...extra };
-    if (cred.token) headers.authorization = `Bearer ${cred.token}`;
-    const r = session.request(headers);
-    let body = '';
-    let h: Record<string, string | string[] | undefined> = {};
-    r.on('response', (hh) => { h = hh as typeof h; });
-    r.setEncoding('utf8');
-    r.on('data', (c: string) => { body += c; });
-    r.on('end', () => { session.close(); resolve({ status: Number(h[':status']), headers: h, body }); });
-    r.on('error', reject);
-    r.end();
-  });
+  return h2request(s.url, p, { ca: pki.caPem, ...cred }, extra);
 }
 
 function h1(s: ApiServer, method: string, p: string, cred: Cred = { cert: pki.adminCertPem, key: pki.adminKeyPem }, body?: Buffer, headers: Record<string, string> = {}): Promise<Resp> {

@@ -1,24 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import http2 from 'node:http2';
+import { h2request, type H2Credentials } from './testing/h2-client.ts';
 import { parse } from 'yaml';
 import { startServer } from '../index.ts';
 
-function get(url: string, p: string, cred: { ca: string; cert: string; key: string }): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const s = http2.connect(url, cred);
-    s.on('error', reject);
-    const r = s.request({ ':path': p });
-    let status = 0;
-    let body = '';
-    r.on('response', (h) => { status = Number(h[':status']); });
-    r.setEncoding('utf8');
-    r.on('data', (c: string) => { body += c; });
-    r.on('end', () => { s.close(); resolve({ status, body }); });
-    r.on('error', reject);
-    r.end();
-  });
-}
+const get = (url: string, p: string, cred: H2Credentials) => h2request(url, p, cred);
 
 void test('startServer (library defaults): memory store, random port, admin credentials, ready, stops', async () => {
   const srv = await startServer();
