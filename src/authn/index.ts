@@ -17,6 +17,8 @@ export interface AuthenticatorConfig {
   readonly anonymous: boolean;
   /** More token authenticators (service accounts, ...), tried after the token file. */
   readonly tokens?: readonly TokenAuthenticator[];
+  /** Whole-request authenticators asked before client certificates (the authenticating proxy). */
+  readonly before?: readonly Authenticator[];
 }
 
 export async function buildAuthenticator(c: AuthenticatorConfig): Promise<Authenticator> {
@@ -24,7 +26,7 @@ export async function buildAuthenticator(c: AuthenticatorConfig): Promise<Authen
   const tokens: TokenAuthenticator[] = [];
   if (c.tokenAuthFile) tokens.push(await loadTokenFile(c.tokenAuthFile));
   tokens.push(...(c.tokens ?? []));
-  const members: Authenticator[] = [x509Authenticator({ roots }), bearerTokenAuthenticator(tokens)];
+  const members: Authenticator[] = [...(c.before ?? []), x509Authenticator({ roots }), bearerTokenAuthenticator(tokens)];
   const authn = withAuthenticatedGroup(unionAuthenticator(members));
   return c.anonymous ? withAnonymousFallback(authn, anonymousAuthenticator()) : authn;
 }

@@ -4,11 +4,23 @@
  * the CLI by name.
  */
 import type { Authorizer } from './types.ts';
+import type { ResolvedOptions } from '../server/options.ts';
+import type { RestRegistry } from '../registry/rest.ts';
 import { privilegedGroups, unionAuthorizer } from './union.ts';
 
-/** What a mode may need from the server; grows as modes arrive (e.g. the registry for RBAC). */
+/**
+ * What a mode may need from the server. Every field is optional so tests can build modes alone; start.ts
+ * passes all of them (src/authz/setup.ts).
+ */
 export interface AuthorizerDeps {
-  readonly [key: string]: unknown;
+  readonly options?: ResolvedOptions;
+  /** Roles, bindings, pods, nodes… are read (and watched) through it. */
+  readonly registry?: RestRegistry;
+  readonly log?: (line: string) => void;
+  /** Register cleanup (informers, timers) run when the server stops. */
+  readonly onStop?: (stop: () => Promise<void>) => void;
+  /** Register a wait for caches to load before the server reports ready. */
+  readonly onReady?: (ready: () => Promise<void>) => void;
 }
 
 export type AuthorizerFactory = (deps: AuthorizerDeps) => Authorizer | Promise<Authorizer>;

@@ -6,8 +6,9 @@
  */
 import { formatUsage, parseFlags, type FlagDef, type FlagValue, FlagError } from './pflag.ts';
 import { formatDuration } from './duration.ts';
-import type { ServerOptions, StorageKind } from '../server/options.ts';
+import type { SecurityOptions, ServerOptions, StorageKind } from '../server/options.ts';
 import { knownAuthorizationModes } from '../authz/modes.ts';
+import '../authz/register-all.ts';
 import { KUBE_VERSION } from '../endpoints/version.ts';
 import { FeatureGates } from '../features/gates.ts';
 
@@ -268,9 +269,68 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     garbageCollector: v.get('enable-garbage-collector') as boolean,
     serviceClusterIPRange: opt('service-cluster-ip-range'),
     serviceNodePortRange: opt('service-node-port-range'),
+    ...securityFlags(v),
     rawFlags: v,
   };
   return { help: false, version: v.get('version') === true, options, notices };
+}
+
+/** The authentication and authorization flags, grouped as SecurityOptions (unset groups stay undefined). */
+function securityFlags(v: ReadonlyMap<string, FlagValue>): SecurityOptions {
+  const str = (n: string): string => (v.get(n) as string | undefined) ?? '';
+  const opt = (n: string): string | undefined => str(n) || undefined;
+  const list = (n: string): string[] => ((v.get(n) as string[] | undefined) ?? []).filter((x) => x !== '');
+  const ms = (n: string): number => v.get(n) as number;
+  const saKeys = list('service-account-key-file');
+  const saIssuers = list('service-account-issuer');
+  const requestHeaderCa = opt('requestheader-client-ca-file');
+  const tokenWebhook = opt('authentication-token-webhook-config-file');
+  const authzWebhook = opt('authorization-webhook-config-file');
+  const oidcIssuer = opt('oidc-issuer-url');
+  return {
+    enableBootstrapTokenAuth: v.get('enable-bootstrap-token-auth') === true,
+    serviceAccounts: {
+      keyFiles: saKeys.length ? saKeys : undefined,
+      signingKeyFile: opt('service-account-signing-key-file'),
+      issuers: saIssuers.length ? saIssuers : undefined,
+      lookup: v.get('service-account-lookup') as boolean,
+      maxTokenExpirationMs: ms('service-account-max-token-expiration'),
+      extendTokenExpiration: v.get('service-account-extend-token-expiration') as boolean,
+      jwksUri: opt('service-account-jwks-uri'),
+    },
+    apiAudiences: list('api-audiences').length ? list('api-audiences') : undefined,
+    oidc: oidcIssuer ? {
+      issuerUrl: oidcIssuer,
+      clientId: str('oidc-client-id'),
+      caFile: opt('oidc-ca-file'),
+      usernameClaim: str('oidc-username-claim'),
+      usernamePrefix: opt('oidc-username-prefix'),
+      groupsClaim: opt('oidc-groups-claim'),
+      groupsPrefix: opt('oidc-groups-prefix'),
+      requiredClaims: v.get('oidc-required-claim') as Record<string, string>,
+      signingAlgs: list('oidc-signing-algs'),
+    } : undefined,
+    authenticationConfigFile: opt('authentication-config'),
+    authenticationTokenWebhook: tokenWebhook ? {
+      configFile: tokenWebhook, cacheTtlMs: ms('authentication-token-webhook-cache-ttl'), version: str('authentication-token-webhook-version'),
+    } : undefined,
+    requestHeader: requestHeaderCa || list('requestheader-username-headers').length ? {
+      clientCaFile: requestHeaderCa ?? '',
+      usernameHeaders: list('requestheader-username-headers'),
+      groupHeaders: list('requestheader-group-headers'),
+      extraHeaderPrefixes: list('requestheader-extra-headers-prefix'),
+      uidHeaders: list('requestheader-uid-headers'),
+      allowedNames: list('requestheader-allowed-names'),
+    } : undefined,
+    authorizationConfigFile: opt('authorization-config'),
+    authorizationPolicyFile: opt('authorization-policy-file'),
+    authorizationWebhook: authzWebhook ? {
+      configFile: authzWebhook,
+      authorizedTtlMs: ms('authorization-webhook-cache-authorized-ttl'),
+      unauthorizedTtlMs: ms('authorization-webhook-cache-unauthorized-ttl'),
+      version: str('authorization-webhook-version'),
+    } : undefined,
+  };
 }
 
 function formatDefault(def: FlagDef): string | undefined {

@@ -9,7 +9,87 @@ import { DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR } from '../registry/servi
 
 export type StorageKind = 'memory' | 'sqlite' | 'etcd';
 
-export interface ServerOptions {
+/** `--service-account-*` and `--api-audiences`. Without key files a signing key is generated into the cert dir. */
+export interface ServiceAccountOptions {
+  /** `--service-account-key-file` (repeatable): PEM public or private keys that verify tokens. */
+  keyFiles?: string[];
+  /** `--service-account-signing-key-file`: the private key new tokens are signed with. */
+  signingKeyFile?: string;
+  /** `--service-account-issuer` (repeatable): the first signs, all are accepted. */
+  issuers?: string[];
+  /** `--service-account-lookup` (default true): tokens of deleted accounts/secrets/pods are refused. */
+  lookup?: boolean;
+  /** `--service-account-max-token-expiration` in ms (0 = none). */
+  maxTokenExpirationMs?: number;
+  /** `--service-account-extend-token-expiration` (default true). */
+  extendTokenExpiration?: boolean;
+  /** `--service-account-jwks-uri`. */
+  jwksUri?: string;
+}
+
+/** `--oidc-*` (the legacy single-issuer OpenID Connect flags). */
+export interface OidcOptions {
+  issuerUrl: string;
+  clientId: string;
+  caFile?: string;
+  usernameClaim?: string;
+  usernamePrefix?: string;
+  groupsClaim?: string;
+  groupsPrefix?: string;
+  requiredClaims?: Record<string, string>;
+  signingAlgs?: string[];
+}
+
+/** `--requestheader-*` (authenticating proxy). */
+export interface RequestHeaderOptions {
+  clientCaFile: string;
+  usernameHeaders: string[];
+  groupHeaders: string[];
+  extraHeaderPrefixes: string[];
+  uidHeaders: string[];
+  allowedNames: string[];
+}
+
+/** `--authentication-token-webhook-*`. */
+export interface TokenWebhookOptions {
+  configFile: string;
+  /** default 2m */
+  cacheTtlMs?: number;
+  /** `v1` or `v1beta1` (default v1beta1, as kube). */
+  version?: string;
+}
+
+/** `--authorization-webhook-*`. */
+export interface AuthorizationWebhookOptions {
+  configFile: string;
+  /** default 5m */
+  authorizedTtlMs?: number;
+  /** default 30s */
+  unauthorizedTtlMs?: number;
+  /** `v1` or `v1beta1` (default v1beta1, as kube). */
+  version?: string;
+}
+
+/** Every authentication and authorization input beyond the certificate and token-file basics. */
+export interface SecurityOptions {
+  /** `--enable-bootstrap-token-auth`. */
+  enableBootstrapTokenAuth?: boolean;
+  serviceAccounts?: ServiceAccountOptions;
+  /** `--api-audiences` (default: the service account issuers). */
+  apiAudiences?: string[];
+  oidc?: OidcOptions;
+  /** `--authentication-config`. */
+  authenticationConfigFile?: string;
+  authenticationTokenWebhook?: TokenWebhookOptions;
+  requestHeader?: RequestHeaderOptions;
+  /** `--authorization-config` (mutually exclusive with authorizationMode). */
+  authorizationConfigFile?: string;
+  /** `--authorization-policy-file` (ABAC). */
+  authorizationPolicyFile?: string;
+  authorizationWebhook?: AuthorizationWebhookOptions;
+}
+
+export interface ServerOptions extends SecurityOptions {
   /** `--secure-port`; 0 picks a free port. Library default 0, CLI default 6443. */
   port?: number;
   /** `--bind-address`, default 127.0.0.1. */
@@ -82,7 +162,7 @@ export interface ServerOptions {
   rawFlags?: ReadonlyMap<string, unknown>;
 }
 
-export interface ResolvedOptions {
+export interface ResolvedOptions extends SecurityOptions {
   port: number;
   bindAddress: string;
   advertiseAddress: string;
@@ -153,6 +233,7 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
   };
   const bindAddress = o.bindAddress ?? '127.0.0.1';
   return {
+    ...securityOptions(o),
     port,
     bindAddress,
     advertiseAddress: o.advertiseAddress || (bindAddress === '0.0.0.0' || bindAddress === '' ? '127.0.0.1' : bindAddress === '::' ? '::1' : bindAddress),
@@ -190,6 +271,14 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     serviceNodePortRange: checked('--service-node-port-range', o.serviceNodePortRange || DEFAULT_NODE_PORT_RANGE, parsePortRange),
     log: o.log ?? (() => {}),
   };
+}
+
+/** The security inputs pass through as given; their own modules validate them when they build. */
+function securityOptions(o: ServerOptions): SecurityOptions {
+  const { enableBootstrapTokenAuth, serviceAccounts, apiAudiences, oidc, authenticationConfigFile, authenticationTokenWebhook,
+    requestHeader, authorizationConfigFile, authorizationPolicyFile, authorizationWebhook } = o;
+  return { enableBootstrapTokenAuth, serviceAccounts, apiAudiences, oidc, authenticationConfigFile, authenticationTokenWebhook,
+    requestHeader, authorizationConfigFile, authorizationPolicyFile, authorizationWebhook };
 }
 
 /** A range flag that parses, or an OptionsError naming the flag. */

@@ -34,6 +34,10 @@ export interface ApiServerConfig {
   readonly hooks?: PostStartHooks;
   readonly tokenAuthenticators?: readonly TokenAuthenticator[];
   readonly authorizerDeps?: AuthorizerDeps;
+  /** Built by the caller (start.ts: src/authn/setup.ts); otherwise from the options' basics. */
+  readonly authenticator?: Authenticator;
+  /** Built by the caller (start.ts: src/authz/setup.ts); otherwise from `authorizationMode`. */
+  readonly authorizer?: Authorizer;
 }
 
 export interface ApiServer {
@@ -61,10 +65,10 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
   const checks = standardChecks({
     hooks, pingStore: c.pingStore, informersSynced: c.informersSynced, isShuttingDown: () => shuttingDown, storeTimeoutMs: o.storeHealthTimeoutMs,
   });
-  const authenticator = await buildAuthenticator({
+  const authenticator = c.authenticator ?? await buildAuthenticator({
     clientCaPems: c.pki.clientCaPems, tokenAuthFile: o.tokenAuthFile, anonymous: o.anonymousAuth, tokens: c.tokenAuthenticators,
   });
-  const authorizer = await buildAuthorizer(o.authorizationMode, c.authorizerDeps);
+  const authorizer = c.authorizer ?? await buildAuthorizer(o.authorizationMode, c.authorizerDeps);
   const handler = buildChain({
     authenticator,
     authorizer,

@@ -21,6 +21,8 @@ import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
 import { createOpenApiEndpoint } from '../endpoints/openapi/index.ts';
 import { createResourceEndpoint } from '../endpoints/resource-endpoint.ts';
 import { FeatureGates } from '../features/gates.ts';
+import { buildRequestAuthentication } from '../authn/setup.ts';
+import { buildRequestAuthorization } from '../authz/setup.ts';
 
 /** Every key the registry writes lives under kube-apiserver's storage root. */
 const REGISTRY_PREFIX = '/registry/';
@@ -97,10 +99,17 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       ctx.responseCompression = false;
       return e(ctx);
     });
+    const authn = await buildRequestAuthentication({ options: o, pki, registry, log: o.log });
+    cleanups.push(() => authn.stop());
+    const authz = await buildRequestAuthorization({ options: o, registry, log: o.log });
+    cleanups.push(() => authz.stop());
+    await authz.ready();
     server = await createApiServer({
       options: o,
       pki,
-      endpoints,
+      authenticator: authn.authenticator,
+      authorizer: authz.authorizer,
+      endpoints: [...authn.endpoints, ...endpoints],
       pingStore: async () => {
         if (store.ping) await store.ping();
         else await store.currentRevision();

@@ -1,0 +1,28 @@
+/**
+ * What authenticator builders may use from the server. Built once in start.ts, after the registry (service
+ * account lookup, bootstrap-token secrets) and before the listener.
+ */
+import type { ResolvedOptions } from '../server/options.ts';
+import type { Pki } from '../server/pki.ts';
+import type { RestRegistry } from '../registry/rest.ts';
+import type { Endpoint } from '../server/context.ts';
+import type { Authenticator, TokenAuthenticator } from './types.ts';
+
+export interface AuthenticationDeps {
+  readonly options: ResolvedOptions;
+  readonly pki: Pki;
+  readonly registry: RestRegistry;
+  readonly log: (line: string) => void;
+}
+
+/** One authentication method's contribution: token checkers, whole-request authenticators, endpoints, cleanup. */
+export interface AuthenticationPart {
+  /** Bearer-token checkers, in the order they are asked. */
+  readonly tokens?: readonly TokenAuthenticator[];
+  /** Authenticators looking at the whole request (request-header proxy), asked before client certificates. */
+  readonly requestAuthenticators?: readonly Authenticator[];
+  /** Endpoints served through the chain (e.g. `/.well-known/openid-configuration`, `/openid/v1/jwks`). */
+  readonly endpoints?: readonly Endpoint[];
+  /** Timers, watches and file watchers the part owns. */
+  stop?(): Promise<void>;
+}

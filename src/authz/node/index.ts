@@ -1,0 +1,2 @@
+/** The `node` authorization mode registers itself here (registerAuthorizationMode). Not built yet. */
+export {};

@@ -1,0 +1,2 @@
+/** The `rbac` authorization mode registers itself here (registerAuthorizationMode). Not built yet. */
+export {};
