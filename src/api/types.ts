@@ -173,6 +173,27 @@ export interface ResourceDef {
   deprecation?: { warning: string; removedRelease?: string };
   /** Objects without persistence (reviews): create only, answered by a handler. */
   virtual?: boolean;
+  /**
+   * Custom resources: the behaviour a CRD's schema gives its version (src/apiextensions builds it). Built-in
+   * kinds leave it unset and get the same behaviour from the catalog's type descriptions.
+   */
+  custom?: CustomResourceSupport;
+}
+
+/**
+ * What serving one version of a custom resource needs from its CRD. The concrete schema types (apply view,
+ * strict-decoding view, OpenAPI documents) are owned by src/apiextensions/schema and typed there.
+ */
+export interface CustomResourceSupport {
+  /** The CRD's name (`<plural>.<group>`) and generation this support was built from. */
+  readonly crdName: string;
+  readonly crdGeneration: number;
+  /** Schema defaults (on write, and on read from storage). */
+  applyDefaults(obj: KObject): void;
+  /** Removes fields the schema does not know (unless preserved); returns their paths (`spec.x`). */
+  prune(obj: KObject): string[];
+  /** OpenAPI value validation plus `x-kubernetes-validations` rules (`old` for updates and transition rules). */
+  validate(obj: KObject, old: KObject | undefined): FieldError[];
 }
 
 export function apiVersionOf(def: Pick<ResourceDef, 'group' | 'version'>): string {
