@@ -203,7 +203,9 @@ const rootCache = new Map<string, StructNode>();
  * and `kind`. Undefined when the catalog has no schema for it (use {@link unstructuredRoot}).
  */
 export function rootNodeFor(apiVersion: string, kind: string): StructNode | undefined {
-  const fullName = `${packageOf(apiVersion)}.${kind}`;
+  const pkg = packageOf(apiVersion);
+  if (pkg === undefined) return undefined;
+  const fullName = `${pkg}.${kind}`;
   const hit = rootCache.get(fullName);
   if (hit) return hit;
   let inner: StructNode | ScalarNode;

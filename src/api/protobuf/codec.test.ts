@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describe, it } from 'node:test';
-import { decodeEnvelope, decodeProtobuf, encodeProtobuf, formatGoDuration, parseGoDuration } from './codec.ts';
+import { describe, it, test } from 'node:test';
+import { decodeEnvelope, decodeProtobuf, encodeProtobuf, formatGoDuration, packageOf, parseGoDuration, protobufMessageFor } from './codec.ts';
+import { rootNodeFor } from '../../apply/schema-view.ts';
 import { allMessageNames, messageSpec } from './schema.ts';
 import { ProtobufDecodeError } from './wire.ts';
 
@@ -85,4 +86,12 @@ describe('merge markers', () => {
     assert.equal(messageSpec('meta.LabelSelector').atomic, true);
     assert.equal(messageSpec('apps.v1.DeploymentSpec').byJson.get('strategy')?.patchStrategy, 'retainKeys');
   });
+});
+
+test('custom resource groups that look like built-in ones have no typed schema', () => {
+  assert.ok(protobufMessageFor('batch/v1', 'CronJob'));
+  assert.equal(protobufMessageFor('batch.tutorial.kubebuilder.io/v1', 'CronJob'), undefined);
+  assert.equal(protobufMessageFor('apps.example.com/v1', 'Deployment'), undefined);
+  assert.equal(packageOf('internal.apiserver.k8s.io/v1alpha1'), 'apiserverinternal.v1alpha1');
+  assert.equal(rootNodeFor('batch.tutorial.kubebuilder.io/v1', 'CronJob'), undefined);
 });

@@ -278,16 +278,36 @@ function trimZeros(n: number): string {
 // ---- envelope and type lookup -------------------------------------------------------------------------------
 
 /** Protobuf package of an API group version, e.g. `core.v1`, `apps.v1`, `rbac.v1` (first DNS label of the group). */
-export function packageOf(apiVersion: string): string {
+/**
+ * Built-in API groups → the package prefix of their message descriptions. Only these groups have typed
+ * schemas: a custom resource group that merely starts the same way (`batch.tutorial.kubebuilder.io`,
+ * `apps.example.com`) must never be mistaken for the built-in one.
+ */
+const GROUP_PACKAGES: Readonly<Record<string, string>> = {
+  '': 'core', apps: 'apps', batch: 'batch', autoscaling: 'autoscaling', policy: 'policy',
+  'admissionregistration.k8s.io': 'admissionregistration', 'internal.apiserver.k8s.io': 'apiserverinternal',
+  'authentication.k8s.io': 'authentication', 'authorization.k8s.io': 'authorization',
+  'certificates.k8s.io': 'certificates', 'coordination.k8s.io': 'coordination', 'discovery.k8s.io': 'discovery',
+  'events.k8s.io': 'events', 'flowcontrol.apiserver.k8s.io': 'flowcontrol', 'networking.k8s.io': 'networking',
+  'node.k8s.io': 'node', 'rbac.authorization.k8s.io': 'rbac', 'resource.k8s.io': 'resource',
+  'scheduling.k8s.io': 'scheduling', 'storage.k8s.io': 'storage', 'storagemigration.k8s.io': 'storagemigration',
+  'apiextensions.k8s.io': 'apiextensions', 'apiregistration.k8s.io': 'apiregistration',
+};
+
+/** The description package of a built-in apiVersion (`apps/v1` → `apps.v1`); undefined for other groups. */
+export function packageOf(apiVersion: string): string | undefined {
   const slash = apiVersion.indexOf('/');
-  if (slash < 0) return `core.${apiVersion}`;
-  return `${apiVersion.slice(0, slash).split('.')[0]}.${apiVersion.slice(slash + 1)}`;
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const pkg = GROUP_PACKAGES[group];
+  return pkg === undefined ? undefined : `${pkg}.${apiVersion.slice(slash + 1)}`;
 }
 
 /** The message describing (apiVersion, kind), or undefined when the catalog has no protobuf schema for it. */
 export function protobufMessageFor(apiVersion: string, kind: string): MessageSpec | undefined {
+  const pkg = packageOf(apiVersion);
+  if (pkg === undefined) return undefined;
   try {
-    return messageSpec(`${packageOf(apiVersion)}.${kind}`);
+    return messageSpec(`${pkg}.${kind}`);
   } catch {
     return undefined;
   }
