@@ -27,6 +27,9 @@ export function definitionNameOf(fullName: string): string {
   if (fullName === 'util.Quantity') return 'io.k8s.apimachinery.pkg.api.resource.Quantity';
   if (fullName === 'util.IntOrString') return 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
   if (pkg === 'runtime') return `io.k8s.apimachinery.pkg.runtime.${name}`;
+  // Types of the servers kube-apiserver embeds keep their own Go package paths.
+  if (pkg.startsWith('apiextensions.')) return `io.k8s.apiextensions-apiserver.pkg.apis.${pkg}.${name}`;
+  if (pkg.startsWith('apiregistration.')) return `io.k8s.kube-aggregator.pkg.apis.${pkg}.${name}`;
   return `io.k8s.api.${pkg}.${name}`;
 }
 
@@ -121,7 +124,10 @@ function specialDefinition(spec: MessageSpec, dialect: Dialect): Schema | undefi
     case 'microtime': return { type: 'string', format: 'date-time', description: 'A point in time, RFC 3339, microsecond precision.' };
     case 'fieldsv1': return { type: 'object', description: 'A set of fields as a trie of f:/k:/v:/i: keys.' };
     case 'rawextension': return { type: 'object', description: 'An embedded object of any kind.' };
-    case 'json': return { description: 'Any JSON value.', 'x-kubernetes-preserve-unknown-fields': true };
+    case 'json': return { description: 'Any JSON value.' };
+    case 'schemaorbool': return { description: 'A JSON schema, or a boolean (true allows anything, false nothing).' };
+    case 'schemaorarray': return { description: 'A JSON schema, or a list of JSON schemas.' };
+    case 'schemaorstringarray': return { description: 'A JSON schema, or a list of property names.' };
     case 'quantity': return dialect === 'v2'
       ? { type: 'string', description: 'A decimal quantity with an optional SI or binary suffix, e.g. 100m, 1Gi.' }
       : { oneOf: [{ type: 'string' }, { type: 'number' }], description: 'A decimal quantity with an optional SI or binary suffix, e.g. 100m, 1Gi.' };

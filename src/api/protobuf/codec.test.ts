@@ -95,3 +95,34 @@ test('custom resource groups that look like built-in ones have no typed schema',
   assert.equal(packageOf('internal.apiserver.k8s.io/v1alpha1'), 'apiserverinternal.v1alpha1');
   assert.equal(rootNodeFor('batch.tutorial.kubebuilder.io/v1', 'CronJob'), undefined);
 });
+
+test('CustomResourceDefinition schemas round-trip through protobuf, schema-or-bool/array forms included', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        'x-kubernetes-preserve-unknown-fields': true,
+        additionalProperties: false,
+        properties: { tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } }, size: { type: 'integer', default: 3, maximum: 10 } },
+        'x-kubernetes-validations': [{ rule: 'self.size <= 10', message: 'too big' }],
+      },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      tuple: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] },
+      either: { type: 'object', dependencies: { a: ['b', 'c'], d: { required: ['e'] } } },
+    },
+  };
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com', creationTimestamp: null },
+    spec: {
+      group: 'example.com', scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+    },
+    status: { acceptedNames: { plural: '', kind: '' }, storedVersions: ['v1'] },
+  };
+  const back = decodeProtobuf(encodeProtobuf(crd)) as typeof crd;
+  assert.deepEqual(back.spec.versions[0]!.schema.openAPIV3Schema, schema);
+  assert.equal(back.spec.names.kind, 'Widget');
+});

@@ -114,7 +114,53 @@ function encodeSpecial(w: Writer, spec: MessageSpec, v: unknown): void {
     case 'stringlist':
       if (Array.isArray(v)) for (const s of v) { w.tag(1, WIRE_LEN); w.string(String(s)); }
       return;
+    case 'schemaorbool': case 'schemaorarray': case 'schemaorstringarray':
+      encodeSchemaOr(w, spec.special, v);
+      return;
   }
+}
+
+const JSON_SCHEMA_PROPS = 'apiextensions.v1.JSONSchemaProps';
+
+/**
+ * apiextensions' schema-or-X values. OrBool: `allows` (1) and `schema` (2), an object meaning allows=true;
+ * OrArray: `schema` (1) or repeated `JSONSchemas` (2); OrStringArray: `schema` (1) or repeated `property` (2).
+ */
+function encodeSchemaOr(w: Writer, form: 'schemaorbool' | 'schemaorarray' | 'schemaorstringarray', v: unknown): void {
+  const schema = messageSpec(JSON_SCHEMA_PROPS);
+  const isObject = v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (form === 'schemaorbool') {
+    w.tag(1, WIRE_VARINT); w.varint(isObject || v === true ? 1 : 0);
+    if (isObject) { w.tag(2, WIRE_LEN); w.bytes(encodeMessage(v, schema)); }
+    return;
+  }
+  if (isObject) { w.tag(1, WIRE_LEN); w.bytes(encodeMessage(v, schema)); return; }
+  if (!Array.isArray(v)) return;
+  for (const item of v) {
+    w.tag(2, WIRE_LEN);
+    if (form === 'schemaorarray') w.bytes(encodeMessage(item, schema));
+    else w.string(String(item));
+  }
+}
+
+function decodeSchemaOr(r: Reader, form: 'schemaorbool' | 'schemaorarray' | 'schemaorstringarray'): Json {
+  const schema = messageSpec(JSON_SCHEMA_PROPS);
+  let allows = false;
+  let object: Json | undefined;
+  const list: Json[] = [];
+  while (!r.done()) {
+    const key = r.varint();
+    const num = Math.floor(key / 8);
+    const wire = key & 7;
+    if (form === 'schemaorbool' && num === 1 && wire === WIRE_VARINT) allows = r.varint() !== 0;
+    else if (wire !== WIRE_LEN) r.skip(wire);
+    else if ((form === 'schemaorbool' && num === 2) || (form !== 'schemaorbool' && num === 1)) object = decodeMessage(r.bytes(), schema);
+    else if (num === 2 && form === 'schemaorarray') list.push(decodeMessage(r.bytes(), schema));
+    else if (num === 2) list.push(Buffer.from(r.bytes()).toString('utf8'));
+    else r.bytes();
+  }
+  if (object !== undefined) return object;
+  return form === 'schemaorbool' ? allows : list;
 }
 
 // ---- decoding ---------------------------------------------------------------------------------------------
@@ -190,6 +236,7 @@ export function decodeMessage(bytes: Uint8Array, spec: MessageSpec): Json {
 }
 
 function decodeSpecial(r: Reader, spec: MessageSpec): Json {
+  if (spec.special === 'schemaorbool' || spec.special === 'schemaorarray' || spec.special === 'schemaorstringarray') return decodeSchemaOr(r, spec.special);
   const fields = new Map<number, Json>();
   const repeated: Json[] = [];
   let rawBytes: Buffer | undefined;

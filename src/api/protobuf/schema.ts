@@ -51,7 +51,10 @@ export interface FieldSpec {
 /**
  * Messages with a JSON form of their own (Go types with custom MarshalJSON): the codec converts them by hand.
  */
-export type SpecialForm = 'time' | 'microtime' | 'duration' | 'quantity' | 'intorstring' | 'rawextension' | 'fieldsv1' | 'json' | 'stringlist';
+export type SpecialForm = 'time' | 'microtime' | 'duration' | 'quantity' | 'intorstring' | 'rawextension' | 'fieldsv1' | 'json' | 'stringlist'
+  // apiextensions' JSONSchemaPropsOrBool / OrArray / OrStringArray: a schema object, or a bool / list of schemas /
+  // list of strings, as one JSON value; on the wire a message with one field per alternative.
+  | 'schemaorbool' | 'schemaorarray' | 'schemaorstringarray';
 
 export interface MessageSpec {
   readonly fullName: string;

@@ -1,6 +1,8 @@
 // Loads every protobuf package description (registration only; parsing is lazy).
 import './util.ts';
 import './admissionregistration.ts';
+import './apiextensions.ts';
+import './apiregistration.ts';
 import './apiserverinternal.ts';
 import './apps.ts';
 import './authentication.ts';
