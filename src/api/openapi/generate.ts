@@ -8,6 +8,7 @@
  * Known gaps (the descriptions do not carry them): `required` lists, `enum`s, and `default` on non-pointer
  * scalar fields (which depends on Go's `omitempty`).
  */
+import { requiredFieldsOf } from './required.ts';
 import '../protobuf/messages/index.ts';
 import { hasTypeMeta, kindOfMessage } from './kinds.ts';
 import { unionsOf } from './unions.ts';
@@ -152,6 +153,8 @@ export function messageDefinition(fullName: string, dialect: Dialect, seen: Set<
   // Kinds carry TypeMeta, which our wire descriptions leave out (it travels in the protobuf envelope).
   const all = hasTypeMeta(fullName) ? { apiVersion: { type: 'string', description: 'The group/version of this object.' }, kind: { type: 'string', description: 'The type of this object.' }, ...props } : props;
   if (Object.keys(all).length > 0) s.properties = all;
+  const required = requiredFieldsOf(fullName);
+  if (required.length > 0) s.required = [...required];
   if (spec.atomic) s['x-kubernetes-map-type'] = 'atomic';
   const unions = unionsOf(fullName);
   if (unions) s['x-kubernetes-unions'] = unions;

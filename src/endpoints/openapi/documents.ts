@@ -81,6 +81,7 @@ function discoveryDefinitions(dialect: Dialect): Record<string, Schema> {
     'io.k8s.apimachinery.pkg.version.Info': {
       type: 'object', description: 'Info contains versioning information.',
       properties: Object.fromEntries(['buildDate', 'compiler', 'gitCommit', 'gitTreeState', 'gitVersion', 'goVersion', 'major', 'minor', 'platform'].map((k) => [k, str])),
+      required: ['major', 'minor', 'gitVersion', 'gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform'],
     },
   };
 }
