@@ -3,6 +3,8 @@
  * other than an explicit `allow` from some member ends in 403.
  */
 import type { UserInfo } from '../api/types.ts';
+import type { FieldRequirement } from '../api/selectors/fields.ts';
+import type { LabelRequirement } from '../api/selectors/labels.ts';
 
 /** What an authorizer sees (kube's authorizer.Attributes). */
 export interface Attributes {
@@ -17,12 +19,28 @@ export interface Attributes {
   readonly resource: string;
   readonly subresource: string;
   readonly name: string;
+  /**
+   * kube's GetFieldSelector / GetLabelSelector: the request's selectors, parsed, for list, watch and
+   * deletecollection (not the verb-in-path `/watch/` form). Absent when the request had none (or only an empty
+   * one). Authorizers honour them only with the `AuthorizeWithSelectors` gate (Node also needs
+   * `AuthorizeNodeWithSelectors`); they can only narrow a request, never widen it.
+   */
+  readonly fieldSelectorRequirements?: readonly FieldRequirement[];
+  /** Why the field selector could not be parsed (requirements are then absent). */
+  readonly fieldSelectorParsingError?: string;
+  readonly labelSelectorRequirements?: readonly LabelRequirement[];
+  readonly labelSelectorParsingError?: string;
 }
 
+/**
+ * `error` is kube's third return value: an evaluation failure (webhook unreachable, malformed reply, match
+ * condition error). It travels with the decision; when nothing allows the request and an error was seen, the
+ * request filter answers 500 as kube-apiserver does, and access reviews report it as `evaluationError`.
+ */
 export type Decision =
-  | { readonly kind: 'allow'; readonly reason?: string }
-  | { readonly kind: 'deny'; readonly reason: string }
-  | { readonly kind: 'no-opinion'; readonly reason?: string };
+  | { readonly kind: 'allow'; readonly reason?: string; readonly error?: string }
+  | { readonly kind: 'deny'; readonly reason: string; readonly error?: string }
+  | { readonly kind: 'no-opinion'; readonly reason?: string; readonly error?: string };
 
 export interface Authorizer {
   readonly name: string;

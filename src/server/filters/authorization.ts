@@ -1,15 +1,60 @@
-/** Asks the authorizer about ctx.info for ctx.user; anything but allow → 403 with kube's message. */
+/**
+ * Asks the authorizer about ctx.info for ctx.user; anything but allow → 403 with kube's message, except that
+ * an authorizer evaluation error with no allow is a 500 (kube's WithAuthorization checks the error after the
+ * allow and before the forbidden answer).
+ */
 import { errors } from '../../endpoints/status.ts';
 import { respondError } from '../../endpoints/respond.ts';
 import type { Attributes, Authorizer } from '../../authz/types.ts';
 import { forbiddenError } from '../../authz/forbidden.ts';
+import { parseFieldSelector } from '../../api/selectors/fields.ts';
+import { parseLabelSelector } from '../../api/selectors/labels.ts';
 import type { ServerHandler, ServerContext } from './types.ts';
+
+/** kube's verbsWithSelectors. */
+const VERBS_WITH_SELECTORS = new Set(['list', 'watch', 'deletecollection']);
+
+/** `/api/v1/watch/...` or `/apis/g/v/watch/...`: the deprecated verb-in-path form carries no selectors. */
+function verbViaPath(pathname: string): boolean {
+  const parts = pathname.split('/').filter((p) => p !== '');
+  const i = parts[0] === 'api' ? 2 : parts[0] === 'apis' ? 3 : -1;
+  return i > 0 && (parts[i] === 'watch' || parts[i] === 'proxy');
+}
+
+/**
+ * kube's GetAuthorizerAttributes selector part: the first `fieldSelector` / `labelSelector` query value of a
+ * list, watch or deletecollection, parsed; an empty selector adds nothing, a bad one adds its parse error.
+ */
+export function selectorAttributes(verb: string, url: URL): Partial<Attributes> {
+  if (!VERBS_WITH_SELECTORS.has(verb) || verbViaPath(url.pathname)) return {};
+  const out: { -readonly [K in keyof Attributes]?: Attributes[K] } = {};
+  const fs = url.searchParams.get('fieldSelector');
+  if (fs) {
+    try {
+      const reqs = parseFieldSelector(fs).requirements;
+      if (reqs.length) out.fieldSelectorRequirements = reqs;
+    } catch (e) {
+      out.fieldSelectorParsingError = (e as Error).message;
+    }
+  }
+  const ls = url.searchParams.get('labelSelector');
+  if (ls) {
+    try {
+      const reqs = parseLabelSelector(ls).requirements;
+      if (reqs.length) out.labelSelectorRequirements = reqs;
+    } catch (e) {
+      out.labelSelectorParsingError = (e as Error).message;
+    }
+  }
+  return out;
+}
 
 export function attributesOf(ctx: ServerContext): Attributes {
   const i = ctx.info;
   return {
     user: ctx.user, verb: i.verb, isResourceRequest: i.isResourceRequest, path: i.path, apiGroup: i.apiGroup,
     apiVersion: i.apiVersion, namespace: i.namespace, resource: i.resource, subresource: i.subresource, name: i.name,
+    ...(i.isResourceRequest ? selectorAttributes(i.verb, ctx.url) : {}),
   };
 }
 
@@ -24,10 +69,15 @@ export function withAuthorization(next: ServerHandler, deps: { authorizer: Autho
       respondError(ctx, errors.internal((err as Error).message));
       return;
     }
-    if (decision.kind !== 'allow') {
-      respondError(ctx, forbiddenError(attrs, decision.reason));
+    if (decision.kind === 'allow') {
+      await next(ctx);
       return;
     }
-    await next(ctx);
+    if (decision.error) {
+      deps.log(`authorizer failed: ${decision.error}`);
+      respondError(ctx, errors.internal(decision.error));
+      return;
+    }
+    respondError(ctx, forbiddenError(attrs, decision.reason));
   };
 }
