@@ -7,7 +7,7 @@
  *
  * Lifecycle: `createRegistry` resolves once every cache has loaded; `stop()` stops all caches (watchers end).
  */
-import type { KObject, ResourceDef } from '../api/types.ts';
+import type { KObject, ResourceDef, SubresourceDef } from '../api/types.ts';
 import { Cacher, type CacherOptions } from '../storage/cacher/cacher.ts';
 import { DirectReader } from '../storage/cacher/direct-reader.ts';
 import type { ObjectCodec, ObjectReader } from '../storage/cacher/types.ts';
@@ -21,6 +21,7 @@ import type { NamespaceLookup, VersionConverter } from './store-core.ts';
 import { createServiceAllocators, type ServiceAllocationOptions } from './services/setup.ts';
 import { ServiceRest } from './services/service-rest.ts';
 import type { Allocators } from './services/allocation.ts';
+import { CrdRest } from '../apiextensions/crd-rest.ts';
 
 /** What the registry needs from the catalog (src/api/catalog.ts `Catalog` fits). */
 export interface CatalogLike {
@@ -48,7 +49,16 @@ export interface RegistryOptions {
   readonly services?: ServiceAllocationOptions;
   /** Storage for virtual defs (reviews: create-only, nothing stored); defs it returns undefined for stay unserved. */
   readonly virtualStorage?: (def: ResourceDef) => RestStorage | undefined;
+  /**
+   * Storages of sub-resources with REST of their own (`pods/eviction`, `pods/binding`, `serviceaccounts/token`,
+   * …), asked in order for every declared sub-resource other than status and scale (which the main storage
+   * serves); the first answer is served at `<resource>/<sub>`. Sub-resources nobody answers for stay unserved.
+   */
+  readonly subresourceStorages?: readonly SubresourceStorageFactory[];
 }
+
+/** Builds the storage of one sub-resource, given the main resource's storage and the registry (for lookups). */
+export type SubresourceStorageFactory = (o: { def: ResourceDef; sub: SubresourceDef; main: RestStorage; registry: Registry }) => RestStorage | undefined;
 
 export interface Registry extends RestRegistry {
   stop(): Promise<void>;
@@ -157,8 +167,23 @@ class RegistryImpl implements Registry {
     };
     let storage: RestStorage = def.group === '' && def.resource === 'namespaces' ? new NamespaceStore(opts) : new GenericStore(opts);
     if (this.serviceAllocators && def.group === '' && def.resource === 'services') storage = new ServiceRest(storage, this.serviceAllocators, () => this.lookup('networking.k8s.io', 'v1', 'servicecidrs'));
+    // CRDs: the first delete adds the cleanup finalizer (src/apiextensions/crd-rest.ts).
+    if (def.group === 'apiextensions.k8s.io' && def.resource === 'customresourcedefinitions') storage = new CrdRest(storage, this.opts.now);
     this.storages.set(dkey(def.group, def.version, def.resource), storage);
     this.byDef.set(def, storage);
+    this.addSubresources(def, storage);
+  }
+
+  private addSubresources(def: ResourceDef, main: RestStorage): void {
+    for (const sub of def.subresources ?? []) {
+      if (sub.name === 'status' || sub.name === 'scale') continue;
+      for (const f of this.opts.subresourceStorages ?? []) {
+        const s = f({ def, sub, main, registry: this });
+        if (!s) continue;
+        this.storages.set(dkey(def.group, def.version, `${def.resource}/${sub.name}`), s);
+        break;
+      }
+    }
   }
 
   private addVirtual(def: ResourceDef): void {
@@ -174,6 +199,7 @@ class RegistryImpl implements Registry {
     if (!storage) return;
     this.storages.delete(k);
     this.byDef.delete(storage.def);
+    for (const sub of def.subresources ?? []) this.storages.delete(dkey(def.group, def.version, `${def.resource}/${sub.name}`));
     if (def.virtual) return;
     const entry = this.prefixes.get(def.storagePrefix);
     if (entry && --entry.users <= 0) {
