@@ -3,6 +3,10 @@
  * certificates, then bearer tokens — static token file, service accounts, bootstrap tokens, JWT (OIDC or
  * structured configuration), webhook — and anonymous last when enabled. Every success gains
  * `system:authenticated` (src/authn/union.ts).
+ *
+ * Anonymous access: the `anonymous` block of `--authentication-config` decides when present (enabled, and
+ * only for the listed paths when it has conditions); otherwise `--anonymous-auth` (already reset to false for
+ * AlwaysAllow by the options).
  */
 import type { Authenticator } from './types.ts';
 import type { AuthenticationDeps, AuthenticationPart } from './deps.ts';
@@ -10,8 +14,10 @@ import type { Endpoint } from '../server/context.ts';
 import { buildAuthenticator } from './index.ts';
 import { requestHeaderAuthentication } from './request-header.ts';
 import { serviceAccountAuthentication } from './serviceaccount/index.ts';
-import { jwtAuthentication } from './jwt/index.ts';
+import { jwtAuthentication, type JwtAuthenticationPart } from './jwt/index.ts';
 import { tokenWebhookAuthentication } from './webhook/index.ts';
+import { withAnonymousFallback } from './union.ts';
+import { conditionalAnonymousAuthenticator } from './anonymous.ts';
 
 export interface RequestAuthentication {
   readonly authenticator: Authenticator;
@@ -28,16 +34,24 @@ export async function buildRequestAuthentication(deps: AuthenticationDeps): Prom
   };
   try {
     // Built one by one so a failing part stops the ones before it.
+    let jwt: JwtAuthenticationPart | undefined;
     for (const build of [requestHeaderAuthentication, serviceAccountAuthentication, jwtAuthentication, tokenWebhookAuthentication]) {
-      parts.push(await build(deps));
+      const part = await build(deps);
+      parts.push(part);
+      if (build === jwtAuthentication) jwt = part;
     }
-    const authenticator = await buildAuthenticator({
+    const fileAnonymous = jwt?.anonymous;
+    const authenticated = await buildAuthenticator({
       clientCaPems: deps.pki.clientCaPems,
       tokenAuthFile: o.tokenAuthFile,
-      anonymous: o.anonymousAuth,
+      anonymous: false,
       before: parts.flatMap((p) => p.requestAuthenticators ?? []),
       tokens: parts.flatMap((p) => p.tokens ?? []),
     });
+    const anonymousOn = fileAnonymous ? fileAnonymous.enabled : o.anonymousAuth;
+    const authenticator = anonymousOn
+      ? withAnonymousFallback(authenticated, conditionalAnonymousAuthenticator(fileAnonymous?.conditions ?? []))
+      : authenticated;
     return { authenticator, endpoints: parts.flatMap((p) => p.endpoints ?? []), stop: stopAll };
   } catch (e) {
     await stopAll();

@@ -1,0 +1,366 @@
+/**
+ * One JWT authenticator (one issuer), as kube's plugin/pkg/authenticator/token/oidc: tokens whose unverified
+ * `iss` is not this issuer are not ours; the rest are checked as go-oidc's verifier does (issuer, audience,
+ * `exp` without leeway, `nbf` with 5 minutes of leeway, allowed `alg`, signature by a key of the provider's
+ * JWKS) and mapped to a user through claims or CEL, then claim and user validation rules run.
+ *
+ * The provider is discovered in the background (retried every `retryMs`, 10 s as kube) so a provider that is
+ * down never blocks the server; until then its tokens fail ("authenticator not initialized").
+ */
+import { compactVerify, decodeProtectedHeader, importJWK, type CryptoKey } from 'jose';
+import type { UserInfo } from '../../api/types.ts';
+import type { JwtAuthenticatorConfig } from './config.ts';
+import type { CelMappers, CompiledRule } from './validate.ts';
+import { evaluate } from './cel.ts';
+import { OidcProvider, type Jwk } from './provider.ts';
+
+/** kube's allowlist of asymmetric algorithms. */
+export const ALL_SIGNING_ALGS = ['ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'RS256', 'RS384', 'RS512'];
+/** go-oidc's leeway for `nbf`. */
+const NBF_LEEWAY_MS = 5 * 60_000;
+export const CREDENTIAL_ID_KEY = 'authentication.kubernetes.io/credential-id';
+
+export type JwtResult = { readonly user: UserInfo } | { readonly error: string };
+
+export interface IssuerAuthenticatorOptions {
+  readonly config: JwtAuthenticatorConfig;
+  readonly mappers: CelMappers;
+  /** Allowed `alg` values (default RS256; the configuration file allows every one of ALL_SIGNING_ALGS). */
+  readonly signingAlgs?: readonly string[];
+  readonly log?: (line: string) => void;
+  readonly now?: () => number;
+  /** Delay between discovery attempts (default 10 s). */
+  readonly retryMs?: number;
+  /** Per-request timeout towards the provider (default 30 s). */
+  readonly timeoutMs?: number;
+}
+
+/** The `iss` of a compact JWT without verifying anything, or undefined when it is not one (kube's untrustedIssuer). */
+export function untrustedIssuer(token: string): string | undefined {
+  if (token.trimStart().startsWith('{')) return undefined;
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    const payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as { iss?: unknown };
+    if (!payload || typeof payload !== 'object') return undefined;
+    const iss = payload.iss;
+    if (typeof iss !== 'string') return iss === undefined ? '' : undefined;
+    return iss === 'accounts.google.com' ? 'https://accounts.google.com' : iss;
+  } catch {
+    return undefined;
+  }
+}
+
+class TokenError extends Error {}
+
+const fail = (m: string): never => {
+  throw new TokenError(m);
+};
+
+function ktyFor(alg: string): string {
+  return alg.startsWith('ES') ? 'EC' : 'RSA';
+}
+
+const goTime = (ms: number): string => new Date(ms).toISOString();
+
+/** JSON `aud`: a string or a list of strings (go-oidc's audience type). */
+function audiencesOf(aud: unknown): string[] {
+  if (typeof aud === 'string') return [aud];
+  if (Array.isArray(aud) && aud.every((a) => typeof a === 'string')) return aud as string[];
+  if (aud === undefined || aud === null) return [];
+  return fail('oidc: malformed claims: audience must be a string or an array of strings');
+}
+
+function numericDate(v: unknown, name: string): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v)) return fail(`oidc: malformed claims: ${name} is not a number`);
+  return v * 1000;
+}
+
+function stringClaim(claims: Record<string, unknown>, name: string, what: string): string {
+  if (!Object.hasOwn(claims, name)) fail(`oidc: parse ${what} ${JSON.stringify(name)}: claim not present`);
+  const v = claims[name];
+  if (typeof v !== 'string') fail(`oidc: parse ${what} ${JSON.stringify(name)}: json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type string`);
+  return v as string;
+}
+
+/** kube's convertCELValueToStringList: "" and [] are absent, empty strings in lists dropped. */
+function stringList(v: unknown, what: string): string[] {
+  if (v === null || v === undefined) return [];
+  if (typeof v === 'string') return v ? [v] : [];
+  if (Array.isArray(v)) {
+    if (!v.every((x) => typeof x === 'string')) fail(`oidc: error evaluating ${what}: expression must return a string or a list of strings`);
+    return (v as string[]).filter((x) => x !== '');
+  }
+  return fail(`oidc: error evaluating ${what}: expression must return a string or a list of strings`);
+}
+
+function runRules(rules: readonly CompiledRule[], vars: Record<string, unknown>, what: string): void {
+  for (const r of rules) {
+    let v: unknown;
+    try {
+      v = evaluate(r.program, vars);
+    } catch (e) {
+      fail(`oidc: error evaluating ${what}: ${(e as Error).message}`);
+    }
+    if (typeof v !== 'boolean') fail(`oidc: error evaluating ${what}: validation expression must return a boolean`);
+    if (!v) fail(`oidc: error evaluating ${what}: validation expression '${r.expression}' failed: ${r.message ?? ''}`);
+  }
+}
+
+export class IssuerAuthenticator {
+  readonly issuerUrl: string;
+  private readonly provider: OidcProvider;
+  private readonly algs: readonly string[];
+  private readonly now: () => number;
+  private readonly log: (line: string) => void;
+  private readonly keyCache = new WeakMap<Jwk, Map<string, CryptoKey | Uint8Array>>();
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+  private ready = false;
+  private lastError = '';
+  private readyWaiters: (() => void)[] = [];
+
+  constructor(private readonly o: IssuerAuthenticatorOptions) {
+    this.issuerUrl = o.config.issuer.url;
+    this.algs = o.signingAlgs?.length ? o.signingAlgs : ['RS256'];
+    this.now = o.now ?? Date.now;
+    this.log = o.log ?? (() => {});
+    this.provider = new OidcProvider({
+      issuerUrl: this.issuerUrl, discoveryUrl: o.config.issuer.discoveryURL, caPem: o.config.issuer.certificateAuthority, timeoutMs: o.timeoutMs,
+    });
+  }
+
+  /** Starts background discovery; returns at once. */
+  start(): void {
+    void this.attempt();
+  }
+
+  private async attempt(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.provider.discover();
+      this.ready = true;
+      for (const w of this.readyWaiters.splice(0)) w();
+    } catch (e) {
+      if (this.stopped) return;
+      this.lastError = (e as Error).message;
+      this.log(`oidc authenticator: initializing plugin: ${this.lastError}`);
+      this.timer = setTimeout(() => void this.attempt(), this.o.retryMs ?? 10_000);
+    }
+  }
+
+  /** Health as kube's HealthCheck: undefined once discovery succeeded. */
+  healthError(): string | undefined {
+    if (this.ready) return undefined;
+    return `oidc: authenticator for issuer ${JSON.stringify(this.issuerUrl)} is not initialized${this.lastError ? `: ${this.lastError}` : ''}`;
+  }
+
+  /** Resolves when discovery succeeded, or false when `signal` fires first. */
+  waitReady(signal: AbortSignal): Promise<boolean> {
+    if (this.ready) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (): void => resolve(true);
+      this.readyWaiters.push(done);
+      signal.addEventListener('abort', () => {
+        this.readyWaiters = this.readyWaiters.filter((w) => w !== done);
+        resolve(this.ready);
+      }, { once: true });
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.provider.stop();
+    for (const w of this.readyWaiters.splice(0)) w();
+  }
+
+  /** undefined = not this issuer's token; otherwise the user or why the token is refused. */
+  async authenticate(token: string): Promise<JwtResult | undefined> {
+    if (untrustedIssuer(token) !== this.issuerUrl) return undefined;
+    if (!this.ready) return { error: 'oidc: authenticator not initialized' };
+    try {
+      const claims = await this.verify(token);
+      return { user: this.userFrom(claims) };
+    } catch (e) {
+      if (e instanceof TokenError) return { error: e.message };
+      return { error: `oidc: ${(e as Error).message}` };
+    }
+  }
+
+  /** go-oidc's IDTokenVerifier.Verify plus kube's own audience check; returns the verified claims. */
+  private async verify(token: string): Promise<Record<string, unknown>> {
+    const parts = token.split('.');
+    let claims: Record<string, unknown>;
+    try {
+      claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+    } catch (e) {
+      return fail(`oidc: verify token: oidc: malformed jwt payload: ${(e as Error).message}`);
+    }
+    if (!claims || typeof claims !== 'object' || Array.isArray(claims)) fail('oidc: verify token: oidc: failed to unmarshal claims');
+    if (claims.iss !== this.issuerUrl) {
+      fail(`oidc: verify token: oidc: id token issued by a different provider, expected ${JSON.stringify(this.issuerUrl)} got ${JSON.stringify(claims.iss)}`);
+    }
+    const aud = audiencesOf(claims.aud);
+    const want = this.o.config.issuer.audiences;
+    if (!aud.some((a) => want.includes(a))) {
+      fail(`oidc: verify token: oidc: expected audience in ${JSON.stringify([...want].sort())} got ${JSON.stringify(aud)}`);
+    }
+    const now = this.now();
+    const exp = numericDate(claims.exp, 'exp') ?? 0;
+    if (exp < now) fail(`oidc: verify token: oidc: token is expired (Token Expiry: ${goTime(exp)})`);
+    const nbf = numericDate(claims.nbf, 'nbf');
+    if (nbf !== undefined && now + NBF_LEEWAY_MS < nbf) {
+      fail(`oidc: verify token: oidc: current time ${goTime(now)} before the nbf (not before) time: ${goTime(nbf)}`);
+    }
+    let header: { alg?: string; kid?: string };
+    try {
+      header = decodeProtectedHeader(token);
+    } catch (e) {
+      return fail(`oidc: verify token: oidc: malformed jwt: ${(e as Error).message}`);
+    }
+    const alg = header.alg ?? '';
+    if (!this.algs.includes(alg)) {
+      fail(`oidc: verify token: oidc: id token signed with unsupported algorithm, expected ${JSON.stringify(this.algs)} got ${JSON.stringify(alg)}`);
+    }
+    if (!(await this.verifySignature(token, alg, header.kid))) fail('oidc: verify token: failed to verify signature: failed to verify id token signature');
+    return claims;
+  }
+
+  /** Tries the cached keys, then once more after fetching the key set again (rotation), as go-oidc's RemoteKeySet. */
+  private async verifySignature(token: string, alg: string, kid: string | undefined): Promise<boolean> {
+    const cached = await this.provider.currentKeys();
+    if (await this.tryKeys(token, alg, kid, cached)) return true;
+    const fresh = await this.provider.refreshKeys();
+    return this.tryKeys(token, alg, kid, fresh);
+  }
+
+  private async tryKeys(token: string, alg: string, kid: string | undefined, keys: readonly Jwk[]): Promise<boolean> {
+    for (const jwk of keys) {
+      if (kid !== undefined && jwk.kid !== kid) continue;
+      if (jwk.use !== undefined && jwk.use !== 'sig') continue;
+      if (jwk.kty !== ktyFor(alg)) continue;
+      if (jwk.alg !== undefined && jwk.alg !== alg) continue;
+      const key = await this.importKey(jwk, alg);
+      if (!key) continue;
+      try {
+        await compactVerify(token, key, { algorithms: [alg] });
+        return true;
+      } catch {
+        // try the next key
+      }
+    }
+    return false;
+  }
+
+  private async importKey(jwk: Jwk, alg: string): Promise<CryptoKey | Uint8Array | undefined> {
+    let byAlg = this.keyCache.get(jwk);
+    if (!byAlg) this.keyCache.set(jwk, byAlg = new Map());
+    const hit = byAlg.get(alg);
+    if (hit) return hit;
+    try {
+      // Only the public members: a key set that leaks private parameters must not make us hold them.
+      const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = jwk;
+      const key = await importJWK({ ...pub, alg }, alg);
+      byAlg.set(alg, key);
+      return key;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Claims → user (kube's getUsername/getGroups/getUID/getExtra), then required claims and validation rules. */
+  private userFrom(claims: Record<string, unknown>): UserInfo {
+    const { mappers, config } = this.o;
+    const cm = config.claimMappings;
+    const vars = { claims };
+    let username: string;
+    if (mappers.username) {
+      let v: unknown;
+      try {
+        v = evaluate(mappers.username, vars);
+      } catch (e) {
+        return fail(`oidc: error evaluating username claim expression: ${(e as Error).message}`);
+      }
+      if (typeof v !== 'string') fail('oidc: error evaluating username claim expression: username claim expression must return a string');
+      if (v === '') fail('oidc: empty username via CEL expression is not allowed');
+      username = v as string;
+    } else {
+      const claim = cm.username.claim ?? '';
+      username = stringClaim(claims, claim, 'username claims');
+      if (claim === 'email' && Object.hasOwn(claims, 'email_verified')) {
+        const ev = claims.email_verified;
+        if (typeof ev !== 'boolean') fail("oidc: parse 'email_verified' claim: json: cannot unmarshal into Go value of type bool");
+        if (!ev) fail('oidc: email not verified');
+      }
+      if (cm.username.prefix) username = cm.username.prefix + username;
+    }
+
+    let groups: string[] = [];
+    if (cm.groups.claim) {
+      if (Object.hasOwn(claims, cm.groups.claim)) {
+        const v = claims[cm.groups.claim];
+        const list = typeof v === 'string' ? [v] : Array.isArray(v) && v.every((g) => typeof g === 'string') ? [...v as string[]] : undefined;
+        if (!list) fail(`oidc: parse groups claim ${JSON.stringify(cm.groups.claim)}: json: cannot unmarshal into Go value of type string`);
+        groups = cm.groups.prefix ? list!.map((g) => cm.groups.prefix + g) : list!;
+      }
+    } else if (mappers.groups) {
+      let v: unknown;
+      try {
+        v = evaluate(mappers.groups, vars);
+      } catch (e) {
+        return fail(`oidc: error evaluating group claim expression: ${(e as Error).message}`);
+      }
+      groups = stringList(v, 'group claim expression');
+    }
+
+    let uid = '';
+    if (cm.uid.claim) uid = stringClaim(claims, cm.uid.claim, 'uid claim');
+    else if (mappers.uid) {
+      let v: unknown;
+      try {
+        v = evaluate(mappers.uid, vars);
+      } catch (e) {
+        return fail(`oidc: error evaluating uid claim expression: ${(e as Error).message}`);
+      }
+      if (typeof v !== 'string') fail('oidc: error evaluating uid claim expression: uid claim expression must return a string');
+      uid = v as string;
+    }
+
+    const extra: Record<string, string[]> = {};
+    if (typeof claims.jti === 'string') extra[CREDENTIAL_ID_KEY] = [`JTI=${claims.jti}`];
+    for (const m of mappers.extra) {
+      let v: unknown;
+      try {
+        v = evaluate(m.program, vars);
+      } catch (e) {
+        return fail(`oidc: error evaluating extra claim expression: ${(e as Error).message}`);
+      }
+      const values = stringList(v, 'extra claim expression');
+      if (values.length) extra[m.key] = values;
+    }
+
+    for (const r of config.claimValidationRules) {
+      if (!r.claim) continue;
+      if (!Object.hasOwn(claims, r.claim)) fail(`oidc: required claim ${r.claim} not present in ID token`);
+      const v = claims[r.claim];
+      if (typeof v !== 'string') fail(`oidc: parse claim ${r.claim}: json: cannot unmarshal into Go value of type string`);
+      if (v !== (r.requiredValue ?? '')) fail(`oidc: required claim ${r.claim} value does not match. Got = ${String(v)}, want = ${r.requiredValue ?? ''}`);
+    }
+    runRules(mappers.claimRules, vars, 'claim validation expression');
+
+    const user: UserInfo = { username, groups };
+    if (uid) user.uid = uid;
+    if (Object.keys(extra).length) user.extra = extra;
+    if (mappers.userRules.length) {
+      // authenticationv1.UserInfo as unstructured: empty fields are omitted, as kube's conversion does.
+      const u: Record<string, unknown> = { username };
+      if (uid) u.uid = uid;
+      if (groups.length) u.groups = groups;
+      if (user.extra) u.extra = user.extra;
+      runRules(mappers.userRules, { user: u }, 'user info validation rule');
+    }
+    return user;
+  }
+}
