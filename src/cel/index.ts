@@ -12,62 +12,84 @@
  *   - Values in and out are plain JSON-like JS values (numbers, strings, booleans, null, arrays, objects);
  *     integer-vs-double follows the declared type. Timestamps/durations come back as strings in RFC 3339 /
  *     Go duration form.
+ *   - Values passed to `evaluate` are treated as immutable: their CEL conversion is cached per object (so ten
+ *     rules over one `self` convert it once); pass a new object rather than mutating one already evaluated.
  */
+import { boundEnv } from './env.ts';
+import { compileError, evalError } from './errors.ts';
+import { estimateCost } from './cost.ts';
+import { CostMeter, markCostOperands, withMeter } from './runtime-cost.ts';
+import { fromCel, toCel } from './values.ts';
+import { CelCompileError, CelCostLimitError, type CelEnvOptions, type CelProgram, type CelType } from './contract.ts';
 
-/** A CEL type: scalar names, containers, or an object type with declared fields (from an OpenAPI schema). */
-export type CelType =
-  | 'bool' | 'int' | 'uint' | 'double' | 'string' | 'bytes' | 'null_type' | 'dyn' | 'timestamp' | 'duration'
-  | { readonly list: CelType }
-  | { readonly map: CelType }
-  | CelObjectType;
+export * from './contract.ts';
+export { celTypeFromSchema, type SchemaCelType, type CelSchema } from './schema.ts';
 
-export interface CelObjectType {
-  /** A unique type name (kube uses the field path, e.g. `self.spec`). */
-  readonly object: string;
-  readonly fields: Readonly<Record<string, CelType>>;
-  /** Fields whose absence `has()` can test; all fields are optional in CEL over JSON anyway. */
-  readonly required?: readonly string[];
+interface ParsedExpr {
+  (ctx: Record<string, unknown>): unknown;
+  readonly ast: { checkedType?: { name: string } };
+  check(): { valid: boolean; type?: string; error?: unknown };
 }
 
-/** Which Kubernetes library set and cost limits apply. */
-export type CelProfile = 'crd' | 'authentication' | 'authorization' | 'admission';
+const MAX_PROGRAMS_PER_ENV = 2000;
 
-export interface CelEnvOptions {
-  readonly profile: CelProfile;
-  readonly variables: Readonly<Record<string, CelType>>;
-  /** Max worst-case size of lists/maps/strings the estimator assumes for each variable path (maxItems etc.). */
-  readonly sizeHints?: Readonly<Record<string, number>>;
+/** Compile `source` against `env`'s profile and variables; throws CelCompileError worded as kube's. */
+export function compileCel(source: string, env: CelEnvOptions): CelProgram {
+  if (typeof source !== 'string') throw new CelCompileError('compilation failed: expression must be a string');
+  const bound = boundEnv(env.profile, env.variables);
+  const key = `${JSON.stringify(env.sizeHints ?? {})}\u0000${source}`;
+  const cached = bound.programs.get(key) as CelProgram | undefined;
+  if (cached) return cached;
+
+  let parsed: ParsedExpr;
+  try {
+    parsed = bound.env.parse(source) as unknown as ParsedExpr;
+  } catch (e) {
+    throw compileError(source, e, bound.functions);
+  }
+  const checked = parsed.check();
+  if (!checked.valid) throw compileError(source, checked.error, bound.functions);
+  markCostOperands(parsed.ast);
+  const sized = new Set(Object.entries(env.variables).filter(([, t]) => isSized(t)).map(([n]) => n));
+  const estimatedCost = estimateCost(parsed.ast, { sizeHints: env.sizeHints ?? {}, sized });
+  const resultType = celGoTypeName(parsed.ast.checkedType?.name ?? checked.type ?? 'dyn');
+  const variables = bound.variables;
+
+  const program: CelProgram = {
+    source,
+    estimatedCost,
+    resultType,
+    evaluate(vars, opts) {
+      const ctx: Record<string, unknown> = {};
+      for (const [name, type] of Object.entries(variables)) {
+        const v = vars[name];
+        if (v !== undefined) ctx[name] = toCel(v, type);
+      }
+      const meter = new CostMeter(opts?.costLimit ?? Number.POSITIVE_INFINITY);
+      let value: unknown;
+      try {
+        value = withMeter(meter, () => parsed(ctx));
+      } catch (e) {
+        if (e instanceof CelCostLimitError) throw e;
+        throw evalError(e);
+      }
+      return { value: fromCel(value), cost: meter.cost };
+    },
+  };
+  if (bound.programs.size >= MAX_PROGRAMS_PER_ENV) bound.programs.delete(bound.programs.keys().next().value!);
+  bound.programs.set(key, program);
+  return program;
 }
 
-export interface CelCost {
-  readonly min: number;
-  readonly max: number;
+function isSized(t: CelType): boolean {
+  return t === 'string' || t === 'bytes' || (typeof t === 'object' && ('list' in t || 'map' in t));
 }
 
-export interface CelProgram {
-  readonly source: string;
-  readonly estimatedCost: CelCost;
-  /** The checked result type (e.g. 'bool' for validation rules, 'string' for messageExpression). */
-  readonly resultType: string;
-  evaluate(vars: Readonly<Record<string, unknown>>, opts?: { readonly costLimit?: number }): { value: unknown; cost: number };
-}
-
-export class CelCompileError extends Error {
-  override name = 'CelCompileError';
-}
-export class CelEvalError extends Error {
-  override name = 'CelEvalError';
-}
-export class CelCostLimitError extends CelEvalError {
-  override name = 'CelCostLimitError';
-}
-
-/** kube's per-expression runtime cost limit for CRD rules and the per-CRD estimated limit. */
-export const PER_CALL_LIMIT = 1_000_000;
-export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
-export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
-export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
-
-export function compileCel(_source: string, _env: CelEnvOptions): CelProgram {
-  throw new CelCompileError('CEL is not built yet');
+/** cel-js type names → cel-go's (`list<int>` → `list(int)`, `map<string, int>` → `map(string, int)`). */
+export function celGoTypeName(name: string): string {
+  return name
+    .replace(/\b(list|map)</g, '$1(')
+    .replace(/\boptional</g, 'optional_type(')
+    .replace(/>/g, ')')
+    .replace(/\bnull\b/g, 'null_type');
 }
