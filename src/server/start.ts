@@ -23,6 +23,9 @@ import { createResourceEndpoint } from '../endpoints/resource-endpoint.ts';
 import { FeatureGates } from '../features/gates.ts';
 import { buildRequestAuthentication } from '../authn/setup.ts';
 import { buildRequestAuthorization } from '../authz/setup.ts';
+import { serviceAccountIssuer } from '../authn/serviceaccount/index.ts';
+import { tokenRequestSubresource } from '../registry/special/token-request.ts';
+import { startCrdController } from '../apiextensions/controller.ts';
 
 /** Every key the registry writes lives under kube-apiserver's storage root. */
 const REGISTRY_PREFIX = '/registry/';
@@ -83,10 +86,15 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       if (!server) throw new Error('a review ran before the server was created');
       return server;
     };
-    const virtualStorage = reviewStorages({ authenticator: () => chainOf().authenticator, authorizer: () => chainOf().authorizer });
+    // Service account keys exist before the registry: TokenRequest signs with them.
+    const saIssuer = await serviceAccountIssuer(o);
+    const virtualStorage = reviewStorages({ authenticator: () => chainOf().authenticator, authorizer: () => chainOf().authorizer, apiAudiences: saIssuer.config.apiAudiences });
     const registry = await createRegistry({ virtualStorage, catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs }, garbageCollection: o.garbageCollector,
-      services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange } });
+      services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange }, subresourceStorages: [tokenRequestSubresource(saIssuer)] });
     cleanups.push(() => registry.stop());
+    // apiextensions-apiserver's controllers: CRDs already stored are served before the listener opens.
+    const crdController = await startCrdController({ registry, catalog, log: o.log });
+    cleanups.push(() => crdController.stop());
 
     const apiEndpoints: Endpoint[] = [
       createDiscoveryEndpoint({ catalog }),

@@ -1,7 +1,7 @@
-/** apiextensions.k8s.io: CustomResourceDefinitions (stored only here; serving CRs is the CRD issue). */
+/** apiextensions.k8s.io: CustomResourceDefinitions (serving the custom resources: src/apiextensions). */
 import type { GroupSpec } from './define.ts';
 import { statusSub, API_EXT } from './define.ts';
-import { statusStrategy } from '../../registry/resources/strategy-kit.ts';
+import { crdStrategy } from '../../apiextensions/crd-strategy.ts';
 
 export const apiextensions: GroupSpec = {
   group: 'apiextensions.k8s.io',
@@ -9,6 +9,6 @@ export const apiextensions: GroupSpec = {
     resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'],
     categories: API_EXT, subresources: [statusSub], storagePrefix: '/registry/apiextensions.k8s.io/customresourcedefinitions/',
     hashVersion: { group: 'apiextensions.k8s.io', version: 'v1beta1' },
-    strategy: statusStrategy({ status: true, generation: true, allowUnconditionalUpdate: false }),
+    strategy: crdStrategy,
   }] }],
 };

@@ -45,10 +45,48 @@ function scaleKind(core: StoreCore): GroupVersionKind {
   return core.def.subresources?.find((s) => s.name === 'scale')?.kind ?? { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 }
 
+/** Custom resources name their replica and selector fields in the CRD (src/apiextensions/resource-def.ts). */
+interface CustomScalePaths { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string }
+
+function customScale(core: StoreCore): CustomScalePaths | undefined {
+  return (core.def as { crd?: { scale?: CustomScalePaths } }).crd?.scale;
+}
+
+const pathSegments = (p: string) => p.replace(/^\./, '').split('.');
+
+function readPath(obj: unknown, p: string): unknown {
+  let cur = obj;
+  for (const seg of pathSegments(p)) {
+    if (!cur || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur;
+}
+
+function writePath(obj: Record<string, unknown>, p: string, value: unknown): void {
+  const segs = pathSegments(p);
+  let cur = obj;
+  for (const seg of segs.slice(0, -1)) {
+    const next = cur[seg];
+    if (!next || typeof next !== 'object' || Array.isArray(next)) cur[seg] = {};
+    cur = cur[seg] as Record<string, unknown>;
+  }
+  cur[segs[segs.length - 1]!] = value;
+}
+
+/** kube's scaleFromCustomResource: replicas read from the CRD's paths (0 when missing), selector as stored. */
+function customScaleView(parent: KObject, paths: CustomScalePaths): { replicas: number; statusReplicas: number; selector: string } {
+  const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : 0);
+  const sel = paths.labelSelectorPath ? readPath(parent, paths.labelSelectorPath) : undefined;
+  return { replicas: int(readPath(parent, paths.specReplicasPath)), statusReplicas: int(readPath(parent, paths.statusReplicasPath)), selector: typeof sel === 'string' ? sel : '' };
+}
+
 export function toScale(core: StoreCore, parent: KObject): KObject {
   const gvk = scaleKind(core);
-  const spec = (parent['spec'] ?? {}) as { replicas?: number; selector?: unknown };
-  const status = (parent['status'] ?? {}) as { replicas?: number };
+  const custom = customScale(core);
+  const view = custom ? customScaleView(parent, custom) : undefined;
+  const spec = (view ? { replicas: view.replicas } : parent['spec'] ?? {}) as { replicas?: number; selector?: unknown };
+  const status = (view ? { replicas: view.statusReplicas } : parent['status'] ?? {}) as { replicas?: number };
   const meta = parent.metadata;
   const scale: KObject = {
     kind: gvk.kind,
@@ -65,7 +103,7 @@ export function toScale(core: StoreCore, parent: KObject): KObject {
   };
   const replicas = spec.replicas ?? 1;
   if (replicas !== 0) (scale['spec'] as Record<string, unknown>)['replicas'] = replicas;
-  const selector = selectorString(spec.selector);
+  const selector = view ? view.selector : selectorString(spec.selector);
   if (selector) (scale['status'] as Record<string, unknown>)['selector'] = selector;
   return scale;
 }
@@ -111,7 +149,9 @@ export async function scaleUpdate(core: StoreCore, ctx: OpContext, name: string,
       throw errors.invalid({ kind: gvk.kind, group: gvk.group, name }, [field.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
     }
     const next = clone(parent);
-    next['spec'] = { ...((next['spec'] as Record<string, unknown>) ?? {}), replicas };
+    const custom = customScale(core);
+    if (custom) writePath(next, custom.specReplicasPath, replicas);
+    else next['spec'] = { ...((next['spec'] as Record<string, unknown>) ?? {}), replicas };
     // The Scale's resourceVersion guards the parent (empty = unconditional).
     next.metadata.resourceVersion = desired.metadata?.resourceVersion || parent.metadata.resourceVersion;
     let scaleEntries: ManagedFieldsEntry[] | undefined;

@@ -1,0 +1,317 @@
+/**
+ * The CRD controller: kube's naming, establishing, API-approval and finalizer controllers plus the
+ * handler's serving switch, folded into one queue keyed by CRD name (one at a time, so names granted to one
+ * CRD are seen by the next).
+ *
+ * Per CRD, in order:
+ *   1. names: spec.names against the accepted names of the group's other CRDs → status.acceptedNames and
+ *      NamesAccepted (`PluralConflict`, `SingularConflict`, `ShortNamesConflict`, `KindConflict`,
+ *      `ListKindConflict`, or `NoConflicts`); Established becomes True (`InitialNamesAccepted`) with them;
+ *      protected groups get KubernetesAPIApprovalPolicyConformant;
+ *   2. serving: once names are accepted its served versions go into the catalog (before Established is
+ *      written, so a client that waited for the condition finds the API), rebuilt when generation or
+ *      accepted names change, versions no longer served removed;
+ *   3. deletion (deletionTimestamp + the cleanup finalizer): Terminating/InstanceDeletionInProgress, creates
+ *      refused, every instance deleted, then the finalizer removed; once the CRD is gone its API is removed.
+ * It watches CRDs through the registry, so a second server on the same etcd serves CRDs created elsewhere.
+ */
+import type { KObject, ResourceDef } from '../api/types.ts';
+import type { StorageGVK } from '../api/resources/define.ts';
+import type { RestRegistry, RestStorage } from '../registry/rest.ts';
+import { Informer } from '../controllers/informer.ts';
+import { WorkQueue } from '../controllers/work-queue.ts';
+import { isConflict, isNotFound, systemContext, type Logger } from '../controllers/system-context.ts';
+import { apiApprovalState, isProtectedCommunityGroup } from '../api/validation/apiextensions.ts';
+import {
+  CLEANUP_FINALIZER, CRD_GROUP, CRD_RESOURCE, crdSpec, crdStatus, findCondition, isConditionTrue, rfc3339, setCondition,
+  type CrdNames,
+} from './crd.ts';
+import { buildCustomResourceDefs, type CrdServingState, type CustomResourceDef } from './resource-def.ts';
+import { loadEngines } from './schema-bridge.ts';
+
+/** What the controller needs from the catalog (src/api/catalog.ts `Catalog`). */
+export interface CrdCatalog {
+  add(def: ResourceDef, storage?: StorageGVK): void;
+  remove(def: ResourceDef): boolean;
+  lookup(group: string, version: string, resource: string): ResourceDef | undefined;
+}
+
+export interface CrdControllerOptions {
+  registry: RestRegistry;
+  catalog: CrdCatalog;
+  log?: Logger;
+  now?: () => Date;
+  /** Re-check of remaining instances while a CRD is terminating (default 1 s). */
+  instanceRecheckMs?: number;
+}
+
+export interface RunningCrdController {
+  stop(): Promise<void>;
+  /** Resolves once the queue is empty (tests). */
+  whenIdle(): Promise<void>;
+}
+
+interface Served {
+  group: string;
+  signature: string;
+  defs: CustomResourceDef[];
+  state: CrdServingState;
+}
+
+type Names = Partial<CrdNames>;
+
+function sameNames(a: Names, b: Names): boolean {
+  const norm = (n: Names) => JSON.stringify([n.plural ?? '', n.singular ?? '', n.kind ?? '', n.listKind ?? '', n.shortNames ?? [], n.categories ?? []]);
+  return norm(a) === norm(b);
+}
+
+export class CrdController {
+  private readonly informer: Informer;
+  readonly queue: WorkQueue;
+  private readonly served = new Map<string, Served>();
+  /** Accepted names we wrote and the informer may not show yet (kube's mutation cache). */
+  private readonly written = new Map<string, { rv: string; names: Names }>();
+  private readonly storage: RestStorage;
+  private readonly now: () => Date;
+
+  constructor(private readonly opts: CrdControllerOptions) {
+    const storage = opts.registry.lookup(CRD_GROUP, 'v1', CRD_RESOURCE);
+    if (!storage) throw new Error('the CRD controller needs customresourcedefinitions, which the registry does not serve');
+    this.storage = storage;
+    this.now = opts.now ?? (() => new Date());
+    this.informer = new Informer({ storage, ...(opts.log ? { log: opts.log } : {}) });
+    this.queue = new WorkQueue({ name: 'crd', process: (k) => this.sync(k), ...(opts.log ? { log: opts.log } : {}), baseDelayMs: 20, maxDelayMs: 5000 });
+    this.informer.addHandler({
+      onAdd: (o) => this.queue.add(o.metadata.name ?? ''),
+      onUpdate: (_old, o) => this.queue.add(o.metadata.name ?? ''),
+      onDelete: (o) => {
+        this.queue.add(o.metadata.name ?? '');
+        this.requeueGroup(crdSpec(o).group, o.metadata.name ?? '');
+      },
+    });
+  }
+
+  async start(): Promise<void> {
+    await loadEngines();
+    await this.informer.start();
+    await this.queue.whenIdle();
+  }
+
+  async stop(): Promise<void> {
+    this.informer.stop();
+    await this.queue.stop();
+  }
+
+  private requeueGroup(group: string, except: string): void {
+    for (const o of this.informer.list()) if (crdSpec(o).group === group && o.metadata.name !== except) this.queue.add(o.metadata.name ?? '');
+  }
+
+  private acceptedNamesOf(o: KObject): Names {
+    const w = this.written.get(o.metadata.name ?? '');
+    if (w && Number(w.rv) >= Number(o.metadata.resourceVersion ?? 0)) return w.names;
+    return crdStatus(o).acceptedNames ?? {};
+  }
+
+  /** Names the group's other CRDs hold: resources (plural, singular, short) and kinds (kind, listKind). */
+  private namesInUse(crd: KObject): { resources: Set<string>; kinds: Set<string> } {
+    const group = crdSpec(crd).group;
+    const resources = new Set<string>();
+    const kinds = new Set<string>();
+    for (const o of this.informer.list()) {
+      if (o.metadata.name === crd.metadata.name || crdSpec(o).group !== group) continue;
+      const n = this.acceptedNamesOf(o);
+      for (const r of [n.plural, n.singular, ...(n.shortNames ?? [])]) if (r) resources.add(r);
+      for (const k of [n.kind, n.listKind]) if (k) kinds.add(k);
+    }
+    return { resources, kinds };
+  }
+
+  /** calculateNamesAndConditions; mutates `crd` (a private copy) and returns whether names were accepted. */
+  private computeNames(crd: KObject, now: string): boolean {
+    const spec = crdSpec(crd);
+    const requested = spec.names;
+    const accepted: Names = { ...(crdStatus(crd).acceptedNames ?? {}) };
+    const next: Names = { ...accepted };
+    const { resources, kinds } = this.namesInUse(crd);
+    let cond: { status: 'True' | 'False'; reason: string; message: string } | undefined;
+    const fresh = (want: string, have: string | undefined, used: Set<string>) => want === have || !used.has(want);
+    const conflict = (reason: string, name: string) => {
+      cond = { status: 'False', reason, message: `${JSON.stringify(name)} is already in use` };
+    };
+    if (fresh(requested.plural, accepted.plural, resources)) next.plural = requested.plural;
+    else conflict('PluralConflict', requested.plural);
+    if (fresh(requested.singular, accepted.singular, resources)) next.singular = requested.singular;
+    else conflict('SingularConflict', requested.singular);
+    if (JSON.stringify(requested.shortNames ?? []) !== JSON.stringify(accepted.shortNames ?? [])) {
+      const mine = new Set(accepted.shortNames ?? []);
+      const bad = (requested.shortNames ?? []).filter((s) => !mine.has(s) && resources.has(s));
+      if (bad.length) {
+        const msgs = bad.map((s) => `${JSON.stringify(s)} is already in use`);
+        cond = { status: 'False', reason: 'ShortNamesConflict', message: msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]` };
+      } else if (requested.shortNames) next.shortNames = requested.shortNames;
+      else delete next.shortNames;
+    }
+    if (fresh(requested.kind, accepted.kind, kinds)) next.kind = requested.kind;
+    else conflict('KindConflict', requested.kind);
+    if (fresh(requested.listKind, accepted.listKind, kinds)) next.listKind = requested.listKind;
+    else conflict('ListKindConflict', requested.listKind);
+    if (requested.categories) next.categories = requested.categories;
+    else delete next.categories;
+    const namesCond = cond ?? { status: 'True' as const, reason: 'NoConflicts', message: 'no conflicts found' };
+    const status = (crd['status'] ??= {}) as Record<string, unknown>;
+    status['acceptedNames'] = next;
+    setCondition(crd, { type: 'NamesAccepted', ...namesCond }, now);
+    const est = findCondition(crd, 'Established');
+    if (est?.status !== 'True') {
+      if (namesCond.status === 'True') {
+        setCondition(crd, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }, now);
+      } else if (!est) {
+        setCondition(crd, { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' }, now);
+      }
+    }
+    if (isProtectedCommunityGroup(spec.group)) {
+      const a = apiApprovalState(crd);
+      const ok = a.state === 'approved';
+      const reason = a.state === 'approved' ? 'ApprovedAnnotation' : a.state === 'bypassed' ? 'UnapprovedAnnotation' : a.state === 'missing' ? 'MissingAnnotation' : 'InvalidAnnotation';
+      setCondition(crd, { type: 'KubernetesAPIApprovalPolicyConformant', status: ok ? 'True' : 'False', reason, message: a.reason }, now);
+    }
+    return namesCond.status === 'True' || isConditionTrue(crd, 'Established');
+  }
+
+  private async sync(name: string): Promise<void> {
+    const crd = this.informer.get('', name);
+    if (!crd) {
+      this.unserve(name);
+      this.written.delete(name);
+      return;
+    }
+    const now = rfc3339(this.now());
+    const desired = structuredClone(crd) as KObject;
+    this.computeNames(desired, now);
+    const statusChanged = JSON.stringify(desired['status']) !== JSON.stringify(crd['status']);
+    if (isConditionTrue(desired, 'Established')) this.serve(desired);
+    if (statusChanged) {
+      await this.writeStatus(name, (cur) => {
+        this.computeNames(cur, now);
+      });
+      return; // the informer brings the update back
+    }
+    if (crd.metadata.deletionTimestamp && (crd.metadata.finalizers ?? []).includes(CLEANUP_FINALIZER)) await this.finalize(crd);
+  }
+
+  private async writeStatus(name: string, mutate: (cur: KObject) => void): Promise<KObject | undefined> {
+    try {
+      const res = await this.storage.guaranteedUpdate(systemContext({ subresource: 'status' }), name, (cur) => {
+        if (!cur) throw Object.assign(new Error('gone'), { gone: true });
+        mutate(cur);
+        return cur;
+      }, {});
+      this.written.set(name, { rv: res.object.metadata.resourceVersion ?? '0', names: crdStatus(res.object).acceptedNames ?? {} });
+      return res.object;
+    } catch (e) {
+      if (isNotFound(e) || (e as { gone?: boolean }).gone) return undefined;
+      throw e;
+    }
+  }
+
+  /** Puts (or refreshes) the CRD's served versions into the catalog. */
+  private serve(crd: KObject): void {
+    const name = crd.metadata.name ?? '';
+    const status = crdStatus(crd);
+    const terminating = !!crd.metadata.deletionTimestamp;
+    const signature = JSON.stringify([crd.metadata.uid, crd.metadata.generation, status.acceptedNames]);
+    const prev = this.served.get(name);
+    if (prev && prev.signature === signature) {
+      prev.state.terminating = terminating;
+      return;
+    }
+    const state: CrdServingState = prev?.state ?? { terminating };
+    state.terminating = terminating;
+    const defs = buildCustomResourceDefs(crd, state);
+    const keep = new Set(defs.map((d) => `${d.group}/${d.version}/${d.resource}`));
+    for (const old of prev?.defs ?? []) {
+      if (!keep.has(`${old.group}/${old.version}/${old.resource}`)) this.opts.catalog.remove(old);
+    }
+    const spec = crdSpec(crd);
+    const storageVersion = spec.versions.find((v) => v.storage)?.name;
+    for (const d of defs) this.opts.catalog.add(d, { group: d.group, version: storageVersion ?? d.version });
+    this.served.set(name, { group: spec.group, signature, defs, state });
+  }
+
+  private unserve(name: string): void {
+    const prev = this.served.get(name);
+    if (!prev) return;
+    this.served.delete(name);
+    for (const d of prev.defs) {
+      // Only remove what is still ours (another CRD may have taken the names since).
+      if (this.opts.catalog.lookup(d.group, d.version, d.resource) === d) this.opts.catalog.remove(d);
+    }
+  }
+
+  /** kube's finalizer controller: delete every instance, then drop the cleanup finalizer. */
+  private async finalize(crd: KObject): Promise<{ requeueAfterMs?: number } | void> {
+    const name = crd.metadata.name ?? '';
+    const now = rfc3339(this.now());
+    const served = this.served.get(name);
+    if (served) served.state.terminating = true;
+    if (isConditionTrue(crd, 'Established') && served && served.defs.length) {
+      const cond = findCondition(crd, 'Terminating');
+      if (cond?.reason !== 'InstanceDeletionInProgress') {
+        await this.writeStatus(name, (cur) => {
+          setCondition(cur, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }, now);
+        });
+      }
+      const def = served.defs[0]!;
+      const storage = this.opts.registry.lookup(def.group, def.version, def.resource);
+      if (storage) {
+        const ctx = systemContext();
+        await storage.deleteCollection(ctx, {}, {});
+        const left = await storage.list(systemContext(), { limit: 1 });
+        if (left.items.length > 0) {
+          this.queue.addAfter(name, this.opts.instanceRecheckMs ?? 1000);
+          return;
+        }
+      }
+      await this.writeStatus(name, (cur) => {
+        setCondition(cur, { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }, now);
+      });
+    } else {
+      await this.writeStatus(name, (cur) => {
+        setCondition(cur, { type: 'Terminating', status: 'False', reason: 'NeverEstablished', message: 'resource was never established' }, now);
+      });
+    }
+    await this.removeFinalizer(name);
+  }
+
+  private async removeFinalizer(name: string): Promise<void> {
+    for (let i = 0; i < 5; i++) {
+      try {
+        await this.storage.guaranteedUpdate(systemContext(), name, (cur) => {
+          if (!cur) throw Object.assign(new Error('gone'), { gone: true });
+          cur.metadata.finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER);
+          if (cur.metadata.finalizers.length === 0) delete cur.metadata.finalizers;
+          return cur;
+        }, {});
+        return;
+      } catch (e) {
+        if (isNotFound(e) || (e as { gone?: boolean }).gone) return;
+        if (!isConflict(e)) throw e;
+      }
+    }
+  }
+}
+
+/** Starts the controller; resolves once every CRD already stored is served (or refused with its reason). */
+export async function startCrdController(opts: CrdControllerOptions): Promise<RunningCrdController> {
+  const c = new CrdController(opts);
+  try {
+    await c.start();
+  } catch (e) {
+    await c.stop();
+    throw e;
+  }
+  return {
+    stop: () => c.stop(),
+    whenIdle: () => c.queue.whenIdle(),
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * One ResourceDef per served version of an established CRD, as kube's customresource_handler builds its
+ * per-version serving info: names from status.acceptedNames, storage under `/registry/<group>/<plural>/` in
+ * the storage version, status/scale sub-resources, table columns (Name + additionalPrinterColumns, or Age),
+ * selectable fields, deprecation warnings, and the schema engine's behaviour (`def.custom`).
+ *
+ * `CrdServingState` is shared by all defs of one CRD and flipped by the controller (terminating: creates
+ * are refused with 405 as kube does while instances are being deleted).
+ */
+import type { KObject, ResourceDef, SubresourceDef, TableColumn, Verb } from '../api/types.ts';
+import type { RegistryStrategy } from '../registry/strategy.ts';
+import { StatusError, type FieldError } from '../endpoints/status.ts';
+import { DOCS } from '../registry/resources/docs.ts';
+import type { CrdColumn, CrdScale, CrdSpec, CrdVersion } from './crd.ts';
+import { crdSpec, crdStatus, servedVersions, storageVersionOf } from './crd.ts';
+import { compileJsonPath, jsonPathText } from './jsonpath.ts';
+import { customResourceVersion, type CustomResourceVersion } from './schema-bridge.ts';
+
+const STANDARD_VERBS: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const SUB_VERBS: Verb[] = ['get', 'patch', 'update'];
+
+export interface CrdServingState {
+  terminating: boolean;
+}
+
+/** What the CR defs carry besides ResourceDef (scale paths for the scale sub-resource, the CRD's identity). */
+export interface CustomResourceDef extends ResourceDef {
+  custom: CustomResourceVersion;
+  crd: { name: string; uid: string; generation: number; scale?: CrdScale; state: CrdServingState };
+}
+
+export function isCustomResourceDef(def: ResourceDef): def is CustomResourceDef {
+  return (def as Partial<CustomResourceDef>).crd !== undefined && def.custom !== undefined;
+}
+
+function rfc3339Cell(v: unknown): unknown {
+  if (typeof v !== 'string') return null;
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) return '<invalid>';
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** tableconvertor's cellForJSONValue for a column's declared type. */
+function cell(type: string, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'integer': return typeof value === 'number' ? Math.trunc(value) : null;
+    case 'number': return typeof value === 'number' ? value : null;
+    case 'boolean': return typeof value === 'boolean' ? value : null;
+    case 'date': return rfc3339Cell(value);
+    case 'string': return jsonPathText(value);
+    default: return null;
+  }
+}
+
+function printerColumn(c: CrdColumn): TableColumn {
+  const path = compileJsonPath(c.jsonPath);
+  const type = (['string', 'integer', 'number', 'boolean', 'date'].includes(c.type) ? c.type : 'string') as TableColumn['type'];
+  return {
+    name: c.name, type, ...(c.format ? { format: c.format } : {}),
+    description: c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`,
+    priority: c.priority ?? 0,
+    cell: (obj) => cell(c.type, path.find(obj)[0]),
+  };
+}
+
+export function tableColumnsFor(v: CrdVersion): TableColumn[] {
+  const cols: TableColumn[] = [{ name: 'Name', type: 'string', format: 'name', description: DOCS.name, priority: 0, cell: (o) => o.metadata.name ?? '' }];
+  const printer = v.additionalPrinterColumns ?? [];
+  if (printer.length === 0) cols.push(printerColumn({ name: 'Age', type: 'date', description: DOCS.age, jsonPath: '.metadata.creationTimestamp' }));
+  else for (const c of printer) cols.push(printerColumn(c));
+  return cols;
+}
+
+function selectableFieldsFor(v: CrdVersion): ResourceDef['selectableFields'] {
+  const out: NonNullable<ResourceDef['selectableFields']> = {};
+  for (const f of v.selectableFields ?? []) {
+    const key = f.jsonPath.replace(/^\./, '');
+    const path = compileJsonPath(f.jsonPath);
+    out[key] = (obj) => {
+      const got = path.find(obj)[0];
+      return got === undefined || got === null ? undefined : typeof got === 'string' ? got : String(got);
+    };
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function crStrategy(custom: CustomResourceVersion, hasStatus: boolean, state: CrdServingState, group: string, plural: string): RegistryStrategy {
+  return {
+    tracksGeneration: true,
+    allowUnconditionalUpdate: true,
+    prepareForCreate(obj) {
+      if (state.terminating) {
+        throw new StatusError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating', { group, kind: plural });
+      }
+      // kube drops status on create when the status sub-resource owns it.
+      if (hasStatus) delete obj['status'];
+      custom.prune(obj);
+    },
+    prepareForUpdate(obj) {
+      custom.prune(obj);
+    },
+    defaults: (obj) => custom.applyDefaults(obj),
+    validate: (obj) => custom.validate(obj, undefined),
+    validateUpdate(obj, old, ctx): FieldError[] {
+      if (ctx.subresource === 'status' && custom.validateStatus) return custom.validateStatus(obj, old);
+      return custom.validate(obj, old);
+    },
+    // Without a status sub-resource, status is part of what generation tracks (kube's CR strategy).
+    ...(hasStatus ? {} : { generationIgnores: [] }),
+  };
+}
+
+/** Defs for every served version of an established CRD (the storage prefix is shared by all of them). */
+export function buildCustomResourceDefs(crd: KObject, state: CrdServingState): CustomResourceDef[] {
+  const spec: CrdSpec = crdSpec(crd);
+  const accepted = crdStatus(crd).acceptedNames ?? {};
+  const plural = accepted.plural || spec.names.plural;
+  const kind = accepted.kind || spec.names.kind;
+  const storage = storageVersionOf(spec);
+  const out: CustomResourceDef[] = [];
+  for (const v of servedVersions(spec)) {
+    const subresources: SubresourceDef[] = [];
+    if (v.subresources?.status) subresources.push({ name: 'status', verbs: SUB_VERBS });
+    if (v.subresources?.scale) subresources.push({ name: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUB_VERBS });
+    const custom = customResourceVersion(crd, v.name);
+    const def: CustomResourceDef = {
+      group: spec.group,
+      version: v.name,
+      resource: plural,
+      singular: accepted.singular || spec.names.singular || kind.toLowerCase(),
+      kind,
+      listKind: accepted.listKind || spec.names.listKind || `${kind}List`,
+      namespaced: spec.scope === 'Namespaced',
+      verbs: STANDARD_VERBS,
+      nameRule: 'dns1123-subdomain',
+      storagePrefix: `/registry/${spec.group}/${plural}/`,
+      tableColumns: tableColumnsFor(v),
+      strategy: crStrategy(custom, !!v.subresources?.status, state, spec.group, plural),
+      custom,
+      crd: {
+        name: crd.metadata.name ?? '', uid: crd.metadata.uid ?? '', generation: crd.metadata.generation ?? 0, state,
+        ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
+      },
+    };
+    if (storage && storage !== v.name) def.storageVersion = storage;
+    const shortNames = accepted.shortNames ?? spec.names.shortNames;
+    if (shortNames?.length) def.shortNames = shortNames;
+    const categories = accepted.categories ?? spec.names.categories;
+    if (categories?.length) def.categories = categories;
+    if (subresources.length) def.subresources = subresources;
+    const sf = selectableFieldsFor(v);
+    if (sf) def.selectableFields = sf;
+    if (v.deprecated) def.deprecation = { warning: v.deprecationWarning ?? `${spec.group}/${v.name} ${kind} is deprecated` };
+    out.push(def);
+  }
+  return out;
+}
