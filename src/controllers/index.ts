@@ -15,6 +15,7 @@ import { type CatalogLike, NamespaceDeleter } from './namespace-deleter.ts';
 import { DEFAULT_SERVICE_ACCOUNT, ServiceAccountController } from './serviceaccount-controller.ts';
 import { ROOT_CA_CONFIGMAP, RootCaPublisher } from './root-ca-publisher.ts';
 import type { Logger } from './system-context.ts';
+import { startRbac } from './rbac/index.ts';
 
 export { SYSTEM_NAMESPACES, KUBERNETES_SERVICE_IP } from './bootstrap.ts';
 export { ROOT_CA_CONFIGMAP } from './root-ca-publisher.ts';
@@ -30,6 +31,8 @@ export interface ControllerOptions {
   log?: Logger;
   /** How often the system namespaces are re-created when deleted (kube's system-namespaces controller: 1 min). */
   systemNamespacesIntervalMs?: number;
+  /** Feature gates (decide the gated default RBAC roles); default: v1.33's defaults. */
+  featureEnabled?: (gate: string) => boolean;
 }
 
 export interface RunningControllers {
@@ -49,6 +52,8 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
   const logOpt = log ? { log } : {};
   await ensureSystemNamespaces(registry);
   if (opts.apiServer) await ensureKubernetesService(registry, opts.apiServer, log);
+  // kube-apiserver's rbac/bootstrap-roles hook and the clusterrole-aggregation controller (src/controllers/rbac).
+  const rbac = await startRbac({ registry, ...logOpt, ...(opts.featureEnabled ? { gate: opts.featureEnabled } : {}) });
 
   const serviceAccounts = need(registry, 'serviceaccounts');
   const configMaps = need(registry, 'configmaps');
@@ -60,7 +65,7 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
   const nsController = new NamespaceController({ namespaces: nsInformer, deleter: new NamespaceDeleter({ registry, catalog: opts.catalog }), ...logOpt });
   const saController = new ServiceAccountController({ namespaces: nsInformer, serviceAccounts: saInformer, storage: serviceAccounts, ...logOpt });
   const publisher = new RootCaPublisher({ namespaces: nsInformer, configMaps: cmInformer, storage: configMaps, rootCaPem: opts.rootCaPem, ...logOpt });
-  const queues = [nsController.queue, saController.queue, publisher.queue];
+  const queues = [nsController.queue, saController.queue, publisher.queue, ...rbac.queues];
 
   try {
     // Dependent caches first, so the namespace informer's initial adds find them synced.
@@ -69,7 +74,7 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
     await nsInformer.start();
   } catch (err) {
     for (const i of informers) i.stop();
-    await Promise.all([nsController.stop(), saController.stop(), publisher.stop()]);
+    await Promise.all([nsController.stop(), saController.stop(), publisher.stop(), rbac.stop()]);
     throw err;
   }
 
@@ -85,7 +90,7 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
       stopped ??= (async () => {
         clearInterval(resync);
         for (const i of informers) i.stop();
-        await Promise.all([nsController.stop(), saController.stop(), publisher.stop()]);
+        await Promise.all([nsController.stop(), saController.stop(), publisher.stop(), rbac.stop()]);
       })();
       return stopped;
     },
