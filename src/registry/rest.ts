@@ -17,6 +17,8 @@ export interface OpContext {
   readonly fieldManager?: string;
   /** '' for the main resource; `status`, `scale`, … */
   readonly subresource: string;
+  /** The object name in the URL, when there is one (named sub-resource creates such as `serviceaccounts/<name>/token`). */
+  readonly name?: string;
   /** Warning headers collected while serving (deprecations, field validation warnings, …). */
   readonly warnings: string[];
   /** Aborted when the client goes away or the server shuts down. */

@@ -62,6 +62,7 @@ export const core: GroupSpec = {
       },
       {
         resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], returnDeletedObject: true, fields: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
+        subresources: [{ name: 'token', kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] }],
         tableColumns: cols.serviceAccountColumns, strategy: st.plainStrategy,
       },
       {

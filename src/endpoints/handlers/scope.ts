@@ -70,6 +70,7 @@ export function opContext(ctx: RequestContext, s: HandlerScope, o: { dryRun?: bo
     dryRun: o.dryRun ?? false,
     ...(o.fieldManager !== undefined ? { fieldManager: o.fieldManager } : {}),
     subresource: s.subresource,
+    ...(s.name ? { name: s.name } : {}),
     warnings: ctx.warnings,
     signal: ctx.signal,
   };
