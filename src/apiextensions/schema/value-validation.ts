@@ -1,0 +1,245 @@
+/**
+ * OpenAPI value validation of a custom resource against its version's schema, as kube-apiserver runs it
+ * (kube-openapi's validate package, errors turned into field errors by apiextensions-apiserver
+ * pkg/apiserver/validation/validation.go): per schema node, in kube-openapi's order, type → allOf/anyOf/
+ * oneOf/not → string length/pattern → format → number bounds → list size/uniqueness → enum → object
+ * properties/required. Messages keep kube's wording, e.g.
+ *   `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
+ *
+ * Ratcheting (CRDValidationRatcheting, on in 1.33): on update, a node whose value equals the correlated old
+ * value is not validated at all. Correlation follows object fields, map keys and `listType=map` keys;
+ * atomic lists correlate only as a whole.
+ */
+import { RE2JS } from '@bufbuild/re2';
+import { FieldError, field } from '../../endpoints/status.ts';
+import { checkedFormat, formatValid } from './formats.ts';
+import { isObject, jsonEqual, type JSONSchemaProps } from './types.ts';
+
+/** The old value correlated with the node being validated (present only on update). */
+export interface Correlated {
+  readonly value: unknown;
+}
+
+const patternCache = new Map<string, RE2JS | null>();
+
+/** Compiles an RE2 pattern once; null when it does not compile. */
+export function compilePattern(p: string): RE2JS | null {
+  let re = patternCache.get(p);
+  if (re === undefined) {
+    try {
+      re = RE2JS.compile(p);
+    } catch {
+      re = null;
+    }
+    if (patternCache.size < 5000) patternCache.set(p, re);
+  }
+  return re;
+}
+
+/** JSON type name of a value as kube-openapi reports it (`integer` for whole numbers). */
+export function jsonTypeName(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+function typeMatches(t: string, v: unknown): boolean {
+  switch (t) {
+    case 'object': return isObject(v);
+    case 'array': return Array.isArray(v);
+    case 'string': return typeof v === 'string';
+    case 'integer': return typeof v === 'number' && Number.isInteger(v);
+    case 'number': return typeof v === 'number';
+    case 'boolean': return typeof v === 'boolean';
+    default: return true;
+  }
+}
+
+/** Go's %v for a float64 as kube-openapi prints bounds. */
+function goNum(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
+  const s = String(n);
+  return s.replace(/e\+?(-?)(\d)$/, (_, sign: string, d: string) => `e${sign || '+'}0${d}`);
+}
+
+/** kube-openapi's subject: `spec.x in body`, or just `in body` at the root of the validated value. */
+function inBody(path: string): string {
+  return path ? `${path} in body` : 'in body';
+}
+
+function invalid(path: string, value: unknown, msg: string): FieldError {
+  return field.invalid(path, value, `${inBody(path)} ${msg}`);
+}
+
+function runeLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** Validates `value` at `path` against `s`; `old` is the correlated old value for ratcheting. */
+export function validateValue(value: unknown, s: JSONSchemaProps, path: string, old?: Correlated): FieldError[] {
+  const errs: FieldError[] = [];
+  validateNode(value, s, path, old, errs);
+  return errs;
+}
+
+function validateNode(v: unknown, s: JSONSchemaProps, path: string, old: Correlated | undefined, errs: FieldError[]): void {
+  if (old !== undefined && jsonEqual(old.value, v)) return;
+  const intOrString = s['x-kubernetes-int-or-string'] === true;
+  const type = intOrString ? '' : (s.type ?? '');
+  // 1. type
+  if (v === null) {
+    if (s.nullable === true) return;
+    if (type || intOrString) {
+      const t = intOrString ? 'integer,string' : type;
+      errs.push(field.invalid(path, 'null', `${inBody(path)} must be of type ${t}: "null"`));
+      return;
+    }
+  } else if (intOrString) {
+    if (!(typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)))) {
+      errs.push(field.invalid(path, jsonTypeName(v), `${inBody(path)} must be of type integer,string: "${jsonTypeName(v)}"`));
+      return;
+    }
+  } else if (type && !typeMatches(type, v)) {
+    errs.push(field.invalid(path, jsonTypeName(v), `${inBody(path)} must be of type ${type}: "${jsonTypeName(v)}"`));
+    return;
+  }
+  // 2. allOf / anyOf / oneOf / not (no ratcheting inside: they judge the value as a whole)
+  if (Array.isArray(s.allOf) && s.allOf.length > 0) {
+    const sub: FieldError[] = [];
+    let ok = 0;
+    for (const a of s.allOf) {
+      const e = validateValue(v, a, path);
+      if (e.length === 0) ok++;
+      sub.push(...e);
+    }
+    if (ok !== s.allOf.length) {
+      errs.push(invalid(path, '', `must validate all the schemas (allOf)${ok === 0 ? '. None validated' : ''}`));
+      errs.push(...sub);
+    }
+  }
+  if (Array.isArray(s.anyOf) && s.anyOf.length > 0) {
+    if (!s.anyOf.some((a) => validateValue(v, a, path).length === 0)) {
+      errs.push(invalid(path, '', 'must validate at least one schema (anyOf)'));
+    }
+  }
+  if (Array.isArray(s.oneOf) && s.oneOf.length > 0) {
+    const n = s.oneOf.filter((a) => validateValue(v, a, path).length === 0).length;
+    if (n !== 1) {
+      errs.push(invalid(path, '', `must validate one and only one schema (oneOf). ${n === 0 ? 'Found none valid' : `Found ${n} valid alternatives`}`));
+    }
+  }
+  if (isObject(s.not) && validateValue(v, s.not, path).length === 0) {
+    errs.push(invalid(path, '', 'must not validate the schema (not)'));
+  }
+  // 3. string
+  if (typeof v === 'string') {
+    if (typeof s.maxLength === 'number' && runeLength(v) > s.maxLength) errs.push(field.tooLong(path, v, s.maxLength));
+    if (typeof s.minLength === 'number' && runeLength(v) < s.minLength) errs.push(invalid(path, v, `should be at least ${s.minLength} chars long`));
+    if (typeof s.pattern === 'string' && s.pattern !== '') {
+      const re = compilePattern(s.pattern);
+      if (re && !re.test(v)) errs.push(invalid(path, v, `should match '${s.pattern}'`));
+    }
+    // 4. format
+    const f = checkedFormat(intOrString ? 'string' : s.type, s.format);
+    if (f && !formatValid(f, v)) errs.push(field.invalid(path, v, `${inBody(path)} must be of type ${s.format}: ${JSON.stringify(v)}`));
+  }
+  // 5. number
+  if (typeof v === 'number') {
+    if (typeof s.multipleOf === 'number' && s.multipleOf > 0) {
+      const q = v / s.multipleOf;
+      if (Math.abs(q - Math.round(q)) > 1e-9) errs.push(invalid(path, v, `should be a multiple of ${goNum(s.multipleOf)}`));
+    }
+    if (typeof s.maximum === 'number') {
+      if (s.exclusiveMaximum === true ? v >= s.maximum : v > s.maximum) {
+        errs.push(invalid(path, v, `should be less than ${s.exclusiveMaximum === true ? '' : 'or equal to '}${goNum(s.maximum)}`));
+      }
+    }
+    if (typeof s.minimum === 'number') {
+      if (s.exclusiveMinimum === true ? v <= s.minimum : v < s.minimum) {
+        errs.push(invalid(path, v, `should be greater than ${s.exclusiveMinimum === true ? '' : 'or equal to '}${goNum(s.minimum)}`));
+      }
+    }
+  }
+  // 6. lists
+  if (Array.isArray(v)) {
+    if (typeof s.minItems === 'number' && v.length < s.minItems) errs.push(invalid(path, v.length, `should have at least ${s.minItems} items`));
+    if (typeof s.maxItems === 'number' && v.length > s.maxItems) errs.push(tooMany(path, v.length, s.maxItems));
+    if (s.uniqueItems === true && hasDuplicates(v)) errs.push(invalid(path, '', "shouldn't contain duplicates"));
+    if (isObject(s.items)) {
+      const items = s.items as JSONSchemaProps;
+      const oldList = old !== undefined && Array.isArray(old.value) ? old.value : undefined;
+      v.forEach((item, i) => {
+        validateNode(item, items, `${path}[${i}]`, oldList ? correlateItem(s, item, oldList) : undefined, errs);
+      });
+    }
+  }
+  // 7. enum
+  if (Array.isArray(s.enum) && s.enum.length > 0 && !s.enum.some((e) => jsonEqual(e, v))) {
+    errs.push(field.notSupported(path, v, s.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))));
+  }
+  // 8. objects
+  if (isObject(v)) {
+    const n = Object.keys(v).length;
+    if (typeof s.maxProperties === 'number' && n > s.maxProperties) errs.push(tooMany(path, n, s.maxProperties));
+    if (typeof s.minProperties === 'number' && n < s.minProperties) errs.push(invalid(path, n, `should have at least ${s.minProperties} properties`));
+    if (Array.isArray(s.required)) {
+      for (const r of s.required) if (!(r in v)) errs.push(field.required(path ? `${path}.${r}` : r, ''));
+    }
+    const oldObj = old !== undefined && isObject(old.value) ? old.value : undefined;
+    const props = isObject(s.properties) ? s.properties : undefined;
+    const ap = isObject(s.additionalProperties) ? (s.additionalProperties as JSONSchemaProps) : undefined;
+    for (const [k, cv] of Object.entries(v)) {
+      const ps = props?.[k] ?? ap;
+      if (!ps) continue;
+      const co = oldObj && k in oldObj ? { value: oldObj[k] } : undefined;
+      validateNode(cv, ps, path ? `${path}.${k}` : k, co, errs);
+    }
+  }
+}
+
+/** The same errors with `prefix` put before each field path (messages keep the relative path, as kube's). */
+export function underPath(errs: FieldError[], prefix: string): FieldError[] {
+  if (!prefix) return errs;
+  return errs.map((e) => new FieldError(e.type, e.field ? (e.field.startsWith('[') ? `${prefix}${e.field}` : `${prefix}.${e.field}`) : prefix, e.detail, e.value, e.hasValue));
+}
+
+/** apimachinery's TooMany, whose body carries the actual count: `Too many: 5: must have at most 3 items`. */
+export function tooMany(path: string, actual: number, max: number): FieldError {
+  return new FieldError('FieldValueTooMany', path, `${actual}: must have at most ${max} items`);
+}
+
+function hasDuplicates(v: unknown[]): boolean {
+  const seen = new Set<string>();
+  for (const x of v) {
+    const k = stableKey(x);
+    if (seen.has(k)) return true;
+    seen.add(k);
+  }
+  return false;
+}
+
+/** A canonical string for a JSON value (object keys sorted), for set membership. */
+export function stableKey(x: unknown): string {
+  if (x === null || typeof x !== 'object') return JSON.stringify(x) ?? 'undefined';
+  if (Array.isArray(x)) return `[${x.map(stableKey).join(',')}]`;
+  const o = x as Record<string, unknown>;
+  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${stableKey(o[k])}`).join(',')}}`;
+}
+
+/** The old list item correlated with `item`: by map keys for listType=map, by equality for sets. */
+export function correlateItem(list: JSONSchemaProps, item: unknown, oldList: unknown[]): Correlated | undefined {
+  const lt = list['x-kubernetes-list-type'];
+  if (lt === 'map' && isObject(item)) {
+    const keys = list['x-kubernetes-list-map-keys'] ?? [];
+    const hit = oldList.find((o) => isObject(o) && keys.every((k) => jsonEqual(o[k], item[k])));
+    return hit === undefined ? undefined : { value: hit };
+  }
+  if (lt === 'set') {
+    const hit = oldList.find((o) => jsonEqual(o, item));
+    return hit === undefined ? undefined : { value: hit };
+  }
+  return undefined;
+}
