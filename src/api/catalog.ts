@@ -11,6 +11,7 @@ import { expandResource, type GroupSpec, type StorageGVK } from './resources/def
 import { parseRuntimeConfig } from './resources/runtime-config.ts';
 import { storageVersionHash } from './resources/storage-version-hash.ts';
 import { converterFor, type VersionConverter } from './resources/conversion.ts';
+import { compareKubeVersions } from '../apiextensions/crd.ts';
 
 export interface ApiGroupInfo {
   /** '' for the core group. */
@@ -149,6 +150,8 @@ export class Catalog {
     const vs = this.#versionOrder.get(def.group) ?? [];
     if (!vs.includes(def.version)) {
       vs.push(def.version);
+      // Custom resource groups: kube orders versions by priority (v2 > v1 > v1beta1 > v1alpha1 > others).
+      if (def.custom) vs.sort(compareKubeVersions);
       this.#versionOrder.set(def.group, vs);
     }
     this.#groupsCache = undefined;

@@ -26,7 +26,7 @@ export interface CrdServingState {
 /** What the CR defs carry besides ResourceDef (scale paths for the scale sub-resource, the CRD's identity). */
 export interface CustomResourceDef extends ResourceDef {
   custom: CustomResourceVersion;
-  crd: { name: string; uid: string; generation: number; scale?: CrdScale; state: CrdServingState };
+  crd: { name: string; uid: string; generation: number; scale?: CrdScale; state: CrdServingState; schema?: Record<string, unknown> };
 }
 
 export function isCustomResourceDef(def: ResourceDef): def is CustomResourceDef {
@@ -141,6 +141,7 @@ export function buildCustomResourceDefs(crd: KObject, state: CrdServingState): C
       crd: {
         name: crd.metadata.name ?? '', uid: crd.metadata.uid ?? '', generation: crd.metadata.generation ?? 0, state,
         ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
+        ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
       },
     };
     if (storage && storage !== v.name) def.storageVersion = storage;

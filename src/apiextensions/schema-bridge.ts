@@ -17,9 +17,9 @@ export interface CustomResourceVersion extends CustomResourceSupport {
   readonly applyRoot?: StructNode;
   /** Strict-decoding view: unknown and duplicate field detection for fieldValidation. */
   readonly strictSchema?: SchemaNode;
-  /** The kind's OpenAPI v3 / v2 schema (definitions part). */
-  openapiV3?(): object;
-  openapiV2?(): object;
+  /** `{ [definitionName]: schema }` for the kind and its list kind (OpenAPI v3 components / Swagger 2.0 definitions). */
+  openapiV3?(): Record<string, Record<string, unknown>>;
+  openapiV2?(): Record<string, Record<string, unknown>>;
   /** Validation of a status sub-resource write (status schema only). */
   validateStatus?(obj: KObject, old: KObject | undefined): FieldError[];
 }

@@ -153,3 +153,18 @@ void test('discovery lists the group and resource', async () => {
   const apis = (await srv.request('GET', '/apis')).json();
   assert.ok(apis.groups.some((x: any) => x.name === 'stable.example.com'));
 });
+
+void test('OpenAPI v3 and v2 carry the CRD schema; PATCH lists no strategic merge', async () => {
+  const index = (await srv.request('GET', '/openapi/v3')).json();
+  const entry = index.paths['apis/stable.example.com/v1'];
+  assert.ok(entry, Object.keys(index.paths).join(','));
+  const doc = (await srv.request('GET', `/openapi/v3/apis/stable.example.com/v1`)).json();
+  const kind = doc.components.schemas['com.example.stable.v1.Widget'];
+  assert.ok(kind, Object.keys(doc.components.schemas).join(','));
+  assert.deepEqual(kind['x-kubernetes-group-version-kind'], [{ group: 'stable.example.com', kind: 'Widget', version: 'v1' }]);
+  assert.equal(kind.properties.spec.properties.color.type, 'string');
+  const patch = doc.paths['/apis/stable.example.com/v1/namespaces/{namespace}/widgets/{name}'].patch;
+  assert.deepEqual(Object.keys(patch.requestBody.content), ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json']);
+  const v2 = (await srv.request('GET', '/openapi/v2')).json();
+  assert.equal(v2.definitions['com.example.stable.v1.Widget'].properties.spec.properties.replicas.type, 'integer');
+});

@@ -56,6 +56,9 @@ const WRITE_PARAMS: ParamName[] = ['dryRun', 'fieldManager', 'fieldValidation'];
 const DELETE_PARAMS: ParamName[] = ['dryRun', 'gracePeriodSeconds', 'ignoreStoreReadErrorWithClusterBreakingPotential', 'orphanDependents', 'propagationPolicy'];
 const DELETECOLLECTION_PARAMS: ParamName[] = ['continue', 'dryRun', 'fieldSelector', 'gracePeriodSeconds', 'ignoreStoreReadErrorWithClusterBreakingPotential', 'labelSelector', 'limit', 'orphanDependents', 'propagationPolicy', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds'];
 
+/** What kube's OpenAPI lists on custom resources' PATCH operations. */
+export const CUSTOM_RESOURCE_PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
+
 export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 export type BodyKind = 'object' | 'patch' | 'delete';
 /** `single`: one object; `stream`: lists and watches (adds the watch stream media types). */
@@ -73,6 +76,8 @@ export interface Operation {
   responses: Record<string, { description: string; schema?: string }>;
   produces: Produces;
   tag: string;
+  /** Patch media types of this operation when they differ from the document's (custom resources: no strategic merge). */
+  patchTypes?: readonly string[];
 }
 
 export interface PathItem {
@@ -100,7 +105,9 @@ export function resourcePaths(def: ResourceDef): PathItem[] {
   const base = ns ? `${P}/namespaces/{namespace}/${def.resource}` : `${P}/${def.resource}`;
   const nsParams: ParamName[] = ns ? ['namespace'] : [];
   const out: PathItem[] = [];
-  const op = (o: Omit<Operation, 'tag'>): Operation => ({ ...o, tag });
+  // Custom resources take no strategic merge patches (kube's CRD handler lists the other three).
+  const patchTypes = def.custom ? CUSTOM_RESOURCE_PATCH_TYPES : undefined;
+  const op = (o: Omit<Operation, 'tag'>): Operation => ({ ...o, tag, ...(patchTypes && o.body?.kind === 'patch' ? { patchTypes } : {}) });
 
   if (ns && has('list')) {
     out.push({ path: `${P}/${def.resource}`, params: [...LIST_PARAMS, 'pretty'], ops: [op({

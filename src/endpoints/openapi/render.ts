@@ -40,7 +40,7 @@ function responsesOf(o: Operation, dialect: Dialect): Schema {
 function renderOp(o: Operation, dialect: Dialect, opts: RenderOptions, nameDescription?: string): Schema {
   const op: Schema = { description: o.description, operationId: o.operationId };
   const params = o.params.map((n) => param(n, dialect, nameDescription));
-  const bodyTypes = o.body?.kind === 'patch' ? [...opts.patchContentTypes] : ['*/*'];
+  const bodyTypes = o.body?.kind === 'patch' ? [...(o.patchTypes ?? opts.patchContentTypes)] : ['*/*'];
   if (dialect === 'v3') {
     if (params.length) op['parameters'] = params;
     if (o.body) {
