@@ -49,6 +49,8 @@ export interface RegistryOptions {
   readonly services?: ServiceAllocationOptions;
   /** Storage for virtual defs (reviews: create-only, nothing stored); defs it returns undefined for stay unserved. */
   readonly virtualStorage?: (def: ResourceDef) => RestStorage | undefined;
+  /** Wraps each stored def's storage (RBAC escalation checks); gets this registry to read other resources. */
+  readonly wrapStorage?: (def: ResourceDef, storage: RestStorage, registry: RestRegistry) => RestStorage;
   /**
    * Storages of sub-resources with REST of their own (`pods/eviction`, `pods/binding`, `serviceaccounts/token`,
    * …), asked in order for every declared sub-resource other than status and scale (which the main storage
@@ -169,6 +171,7 @@ class RegistryImpl implements Registry {
     if (this.serviceAllocators && def.group === '' && def.resource === 'services') storage = new ServiceRest(storage, this.serviceAllocators, () => this.lookup('networking.k8s.io', 'v1', 'servicecidrs'));
     // CRDs: the first delete adds the cleanup finalizer (src/apiextensions/crd-rest.ts).
     if (def.group === 'apiextensions.k8s.io' && def.resource === 'customresourcedefinitions') storage = new CrdRest(storage, this.opts.now);
+    if (this.opts.wrapStorage) storage = this.opts.wrapStorage(def, storage, this);
     this.storages.set(dkey(def.group, def.version, def.resource), storage);
     this.byDef.set(def, storage);
     this.addSubresources(def, storage);

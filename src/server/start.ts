@@ -23,6 +23,7 @@ import { createResourceEndpoint } from '../endpoints/resource-endpoint.ts';
 import { FeatureGates } from '../features/gates.ts';
 import { buildRequestAuthentication } from '../authn/setup.ts';
 import { buildRequestAuthorization } from '../authz/setup.ts';
+import { rbacStorageGuard } from '../registry/rbac/guard.ts';
 import { serviceAccountIssuer } from '../authn/serviceaccount/index.ts';
 import { tokenRequestSubresource } from '../registry/special/token-request.ts';
 import { startCrdController } from '../apiextensions/controller.ts';
@@ -89,7 +90,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     // Service account keys exist before the registry: TokenRequest signs with them.
     const saIssuer = await serviceAccountIssuer(o);
     const virtualStorage = reviewStorages({ authenticator: () => chainOf().authenticator, authorizer: () => chainOf().authorizer, apiAudiences: saIssuer.config.apiAudiences });
-    const registry = await createRegistry({ virtualStorage, catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs }, garbageCollection: o.garbageCollector,
+    const registry = await createRegistry({ virtualStorage, wrapStorage: rbacStorageGuard({ authorizer: () => chainOf().authorizer }), catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs }, garbageCollection: o.garbageCollector,
       services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange }, subresourceStorages: [tokenRequestSubresource(saIssuer)] });
     cleanups.push(() => registry.stop());
     // apiextensions-apiserver's controllers: CRDs already stored are served before the listener opens.
@@ -126,7 +127,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     cleanups.push(() => server.shutdown());
 
     if (o.controllers) {
-      const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, apiServer: { host: o.advertiseAddress, port: server.port, serviceIP: firstServiceIP(o.serviceClusterIPRange) }, log: o.log });
+      const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, serviceAccountIssuer: saIssuer, bootstrapTokens: o.enableBootstrapTokenAuth ?? false, apiServer: { host: o.advertiseAddress, port: server.port, serviceIP: firstServiceIP(o.serviceClusterIPRange) }, log: o.log });
       // Controllers stop after the listener closed (registered later = unwound earlier, so insert before it).
       cleanups.splice(cleanups.length - 1, 0, () => controllers.stop());
       // kube-controller-manager's garbage collector: cascading deletion and the orphan/foreground finalizers.
