@@ -1,0 +1,94 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { createCa, issue } from '../server/certs.ts';
+import { resolveOptions, OptionsError } from '../server/options.ts';
+import type { AuthRequest } from './types.ts';
+import type { AuthenticationDeps } from './deps.ts';
+import { requestHeaderAuthentication, requestHeaderAuthenticator, userFromHeaders } from './request-header.ts';
+
+const HEADERS = { usernameHeaders: ['X-Remote-User', 'X-Other-User'], groupHeaders: ['X-Remote-Group'], extraHeaderPrefixes: ['X-Remote-Extra-'], uidHeaders: ['X-Remote-Uid'], allowedNames: [] };
+
+/** A request with raw header lines and, optionally, a TLS peer chain. */
+function req(lines: [string, string][], certPem?: string): AuthRequest & { rawHeaders: string[] } {
+  const rawHeaders = lines.flat();
+  const socket = certPem ? {
+    getPeerCertificate: () => {
+      const raw = new X509Certificate(certPem).raw;
+      return { raw, fingerprint256: 'fp', issuerCertificate: undefined };
+    },
+  } as unknown as TLSSocket : undefined;
+  return {
+    header: (n) => lines.find(([k]) => k.toLowerCase() === n.toLowerCase())?.[1],
+    rawHeaders,
+    tlsSocket: socket,
+    path: '/',
+  };
+}
+
+void test('headers → user: first non-empty username header, every group line, uid, extra keys decoded', () => {
+  const u = userFromHeaders(req([
+    ['X-Remote-User', ''], ['x-other-user', 'jane'], ['X-Remote-Group', 'dev'], ['X-Remote-Group', 'ops, qa'], ['X-Remote-Group', ''],
+    ['X-Remote-Uid', 'u-1'], ['X-Remote-Extra-Scopes', 'read'], ['x-remote-extra-scopes', 'write'], ['X-Remote-Extra-Acme.com%2Fproject', 'p1'],
+    ['X-Remote-Extra-Bad%zz', 'v'],
+  ]), HEADERS);
+  assert.deepEqual(u, {
+    username: 'jane', uid: 'u-1', groups: ['dev', 'ops, qa'],
+    extra: { scopes: ['read', 'write'], 'acme.com/project': ['p1'], 'bad%zz': ['v'] },
+  });
+  assert.equal(userFromHeaders(req([['X-Remote-Group', 'dev']]), HEADERS), undefined);
+  // without raw header lines: the first value of each header, no extra
+  const plain: AuthRequest = { header: (n) => (n.toLowerCase() === 'x-remote-user' ? 'bob' : undefined), path: '/' };
+  assert.deepEqual(userFromHeaders(plain, HEADERS), { username: 'bob', groups: [] });
+});
+
+void test('only a certificate from the request-header CA (and an allowed CN) lets headers speak', async () => {
+  const proxyCa = await createCa('proxy-ca');
+  const clientCa = await createCa('client-ca');
+  const proxy = await issue({ subject: { cn: 'front-proxy' }, issuer: proxyCa, usage: 'client' });
+  const otherName = await issue({ subject: { cn: 'sneaky' }, issuer: proxyCa, usage: 'client' });
+  const user = await issue({ subject: { cn: 'mallory' }, issuer: clientCa, usage: 'client' });
+  const roots = [new X509Certificate(proxyCa.certPem)];
+  const lines: [string, string][] = [['X-Remote-User', 'admin'], ['X-Remote-Group', 'system:masters']];
+  const open = requestHeaderAuthenticator({ ...HEADERS, roots });
+  assert.deepEqual(await open.authenticate(req(lines, proxy.certPem)),
+    { kind: 'authenticated', method: 'request-header', user: { username: 'admin', groups: ['system:masters'] } });
+  // no certificate: the headers are ignored
+  assert.deepEqual(await open.authenticate(req(lines)), { kind: 'no-opinion' });
+  // a certificate from another CA: error (a later method may still authenticate it as itself)
+  const foreign = await open.authenticate(req(lines, user.certPem));
+  assert.equal(foreign.kind, 'error');
+  // a proxy certificate without a username header: no opinion
+  assert.deepEqual(await open.authenticate(req([], proxy.certPem)), { kind: 'no-opinion' });
+  const named = requestHeaderAuthenticator({ ...HEADERS, roots, allowedNames: ['front-proxy'] });
+  assert.equal((await named.authenticate(req(lines, proxy.certPem))).kind, 'authenticated');
+  assert.deepEqual(await named.authenticate(req(lines, otherName.certPem)), { kind: 'error', message: 'x509: subject with cn=sneaky is not in the allowed list' });
+});
+
+void test('requestHeaderAuthentication: kube\'s option checks', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'keelson-rh-'));
+  try {
+    const ca = await createCa('proxy-ca');
+    const caFile = path.join(dir, 'ca.crt');
+    writeFileSync(caFile, ca.certPem);
+    const junk = path.join(dir, 'junk.crt');
+    writeFileSync(junk, 'nothing here');
+    const deps = (o: Parameters<typeof resolveOptions>[0]): AuthenticationDeps => ({ options: resolveOptions(o), log: () => {} } as unknown as AuthenticationDeps);
+    const rh = { clientCaFile: caFile, usernameHeaders: ['X-Remote-User'], groupHeaders: [], extraHeaderPrefixes: [], uidHeaders: [], allowedNames: [] };
+    assert.equal((await requestHeaderAuthentication(deps({ requestHeader: rh }))).requestAuthenticators?.length, 1);
+    // without a CA file the proxy is off, as kube
+    assert.deepEqual(await requestHeaderAuthentication(deps({ requestHeader: { ...rh, clientCaFile: '' } })), {});
+    await assert.rejects(requestHeaderAuthentication(deps({ requestHeader: { ...rh, groupHeaders: [' '] } })),
+      (e: unknown) => e instanceof OptionsError && e.message === 'empty value in "requestheader-group-headers"');
+    await assert.rejects(requestHeaderAuthentication(deps({ requestHeader: { ...rh, clientCaFile: junk } })), /data does not contain any valid RSA or ECDSA certificates/);
+    await assert.rejects(requestHeaderAuthentication(deps({ requestHeader: rh, clientCaFile: caFile })),
+      /--requestheader-client-ca-file and --client-ca-file contain overlapping certificates; --requestheader-allowed-names must be specified/);
+    assert.equal((await requestHeaderAuthentication(deps({ requestHeader: { ...rh, allowedNames: ['p'] }, clientCaFile: caFile }))).requestAuthenticators?.length, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
