@@ -16,6 +16,9 @@ import { DEFAULT_SERVICE_ACCOUNT, ServiceAccountController } from './serviceacco
 import { ROOT_CA_CONFIGMAP, RootCaPublisher } from './root-ca-publisher.ts';
 import type { Logger } from './system-context.ts';
 import { startRbac } from './rbac/index.ts';
+import { startServiceAccountTokens } from './serviceaccount-tokens.ts';
+import { startBootstrapTokenControllers } from './bootstrap-tokens.ts';
+import type { ServiceAccountIssuer } from '../authn/serviceaccount/issuer.ts';
 
 export { SYSTEM_NAMESPACES, KUBERNETES_SERVICE_IP } from './bootstrap.ts';
 export { ROOT_CA_CONFIGMAP } from './root-ca-publisher.ts';
@@ -33,6 +36,10 @@ export interface ControllerOptions {
   systemNamespacesIntervalMs?: number;
   /** Feature gates (decide the gated default RBAC roles); default: v1.33's defaults. */
   featureEnabled?: (gate: string) => boolean;
+  /** When set, the tokens controller fills secret-based service account tokens signed by it. */
+  serviceAccountIssuer?: ServiceAccountIssuer;
+  /** Run the bootstrap token cleaner and the cluster-info signer (kube's tokencleaner, bootstrapsigner). */
+  bootstrapTokens?: boolean;
 }
 
 export interface RunningControllers {
@@ -65,7 +72,15 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
   const nsController = new NamespaceController({ namespaces: nsInformer, deleter: new NamespaceDeleter({ registry, catalog: opts.catalog }), ...logOpt });
   const saController = new ServiceAccountController({ namespaces: nsInformer, serviceAccounts: saInformer, storage: serviceAccounts, ...logOpt });
   const publisher = new RootCaPublisher({ namespaces: nsInformer, configMaps: cmInformer, storage: configMaps, rootCaPem: opts.rootCaPem, ...logOpt });
-  const queues = [nsController.queue, saController.queue, publisher.queue, ...rbac.queues];
+  const saTokens = opts.serviceAccountIssuer
+    ? await startServiceAccountTokens({ registry, issuer: opts.serviceAccountIssuer, rootCaPem: opts.rootCaPem, ...logOpt })
+    : undefined;
+  const bootstrap = opts.bootstrapTokens ? await startBootstrapTokenControllers({ registry, ...logOpt }) : undefined;
+  const queues = [nsController.queue, saController.queue, publisher.queue, ...rbac.queues, ...(saTokens?.queues ?? []), ...(bootstrap?.queues ?? [])];
+  const stopTokens = async (): Promise<void> => {
+    await saTokens?.stop();
+    await bootstrap?.stop();
+  };
 
   try {
     // Dependent caches first, so the namespace informer's initial adds find them synced.
@@ -74,7 +89,7 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
     await nsInformer.start();
   } catch (err) {
     for (const i of informers) i.stop();
-    await Promise.all([nsController.stop(), saController.stop(), publisher.stop(), rbac.stop()]);
+    await Promise.all([nsController.stop(), saController.stop(), publisher.stop(), rbac.stop(), stopTokens()]);
     throw err;
   }
 
@@ -90,7 +105,7 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
       stopped ??= (async () => {
         clearInterval(resync);
         for (const i of informers) i.stop();
-        await Promise.all([nsController.stop(), saController.stop(), publisher.stop(), rbac.stop()]);
+        await Promise.all([nsController.stop(), saController.stop(), publisher.stop(), rbac.stop(), stopTokens()]);
       })();
       return stopped;
     },
