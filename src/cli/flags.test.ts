@@ -64,7 +64,7 @@ void test('authorization modes: unknown refused, later ones refused by name', ()
 void test('flags for features not built yet fail by name when given a value', () => {
   assert.throws(() => parseCommandLine(['--oidc-issuer-url=https://x']), /--oidc-issuer-url: OpenID Connect authentication is not implemented yet/);
   assert.throws(() => parseCommandLine(['--encryption-provider-config=/e.yaml']), /encryption at rest is not implemented yet/);
-  assert.throws(() => parseCommandLine(['--enable-bootstrap-token-auth']), /bootstrap token authentication is not implemented yet/);
+  assert.equal(parseCommandLine(['--enable-bootstrap-token-auth']).options.enableBootstrapTokenAuth, true);
   // Accepted and stored even though nothing reads them yet
   const c = parseCommandLine(['--service-cluster-ip-range=10.0.0.0/24', '--enable-admission-plugins=NamespaceLifecycle,LimitRanger', '--v=2', '--allow-privileged']);
   assert.deepEqual(c.options.rawFlags?.get('enable-admission-plugins'), ['NamespaceLifecycle', 'LimitRanger']);

@@ -197,7 +197,6 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
   for (const [name, feature] of Object.entries(NOT_YET)) {
     if (p.changed.has(name) && isSet(v.get(name))) throw new FlagError(`--${name}: ${feature} is not implemented yet`);
   }
-  if (v.get('enable-bootstrap-token-auth') === true) throw new FlagError('--enable-bootstrap-token-auth: bootstrap token authentication is not implemented yet');
   const backend = str('storage-backend');
   if (backend && backend !== 'etcd3') throw new FlagError(`--storage-backend: unsupported storage backend ${JSON.stringify(backend)} (only etcd3)`);
 
