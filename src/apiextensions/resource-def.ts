@@ -11,10 +11,13 @@ import type { KObject, ResourceDef, SubresourceDef, TableColumn, Verb } from '..
 import type { RegistryStrategy } from '../registry/strategy.ts';
 import { StatusError, type FieldError } from '../endpoints/status.ts';
 import { DOCS } from '../registry/resources/docs.ts';
+import type { VersionConverter } from '../registry/store-core.ts';
 import type { CrdColumn, CrdScale, CrdSpec, CrdVersion } from './crd.ts';
 import { crdSpec, crdStatus, servedVersions, storageVersionOf } from './crd.ts';
 import { compileJsonPath, jsonPathText } from './jsonpath.ts';
 import { customResourceVersion, type CustomResourceVersion } from './schema-bridge.ts';
+import type { StructNode } from '../apply/schema-view.ts';
+import type { SchemaNode } from '../endpoints/negotiation/json-scan.ts';
 
 const STANDARD_VERBS: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const SUB_VERBS: Verb[] = ['get', 'patch', 'update'];
@@ -26,7 +29,21 @@ export interface CrdServingState {
 /** What the CR defs carry besides ResourceDef (scale paths for the scale sub-resource, the CRD's identity). */
 export interface CustomResourceDef extends ResourceDef {
   custom: CustomResourceVersion;
-  crd: { name: string; uid: string; generation: number; scale?: CrdScale; state: CrdServingState; schema?: Record<string, unknown> };
+  crd: {
+    name: string; uid: string; generation: number; scale?: CrdScale; state: CrdServingState; schema?: Record<string, unknown>;
+    /** Around storage: apiVersion rewrite (conversion strategy None) and schema defaults on read. */
+    converter: VersionConverter;
+  };
+}
+
+/** The SSA/merge view of a custom resource kind (undefined for built-in kinds or without the schema engine). */
+export function customApplyRoot(def: ResourceDef): StructNode | undefined {
+  return (def.custom as CustomResourceVersion | undefined)?.applyRoot;
+}
+
+/** The strict-decoding view of a custom resource kind (unknown/duplicate fields for fieldValidation). */
+export function customStrictSchema(def: ResourceDef): SchemaNode | undefined {
+  return (def.custom as CustomResourceVersion | undefined)?.strictSchema;
 }
 
 export function isCustomResourceDef(def: ResourceDef): def is CustomResourceDef {
@@ -111,6 +128,24 @@ function crStrategy(custom: CustomResourceVersion, hasStatus: boolean, state: Cr
   };
 }
 
+/**
+ * kube's None conversion (only apiVersion changes) plus defaulting on read: objects read from storage get the
+ * served version's schema defaults (kube defaults on decode). The cached object is frozen: default a copy.
+ */
+function noneConverter(group: string, served: string, stored: string, custom: CustomResourceVersion): VersionConverter {
+  const servedApi = `${group}/${served}`;
+  const storedApi = `${group}/${stored}`;
+  return {
+    toStorage: (o) => (o.apiVersion === storedApi ? o : { ...o, apiVersion: storedApi }),
+    fromStorage: (o) => {
+      const out = structuredClone(o) as KObject;
+      out.apiVersion = servedApi;
+      custom.applyDefaults(out);
+      return out;
+    },
+  };
+}
+
 /** Defs for every served version of an established CRD (the storage prefix is shared by all of them). */
 export function buildCustomResourceDefs(crd: KObject, state: CrdServingState): CustomResourceDef[] {
   const spec: CrdSpec = crdSpec(crd);
@@ -140,6 +175,7 @@ export function buildCustomResourceDefs(crd: KObject, state: CrdServingState): C
       custom,
       crd: {
         name: crd.metadata.name ?? '', uid: crd.metadata.uid ?? '', generation: crd.metadata.generation ?? 0, state,
+        converter: noneConverter(spec.group, v.name, storage ?? v.name, custom),
         ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
         ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
       },

@@ -16,6 +16,7 @@ import { apiVersionOf, type ResourceDef, type Verb } from '../api/types.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
 import type { Endpoint, RequestContext } from '../server/context.ts';
 import { signalDeprecatedUse, type DeprecatedUse } from '../features/deprecated-api.ts';
+import { handleConnect, isConnect } from './handlers/connect.ts';
 import { handleCreate } from './handlers/create.ts';
 import { handleDelete } from './handlers/delete.ts';
 import { handleDeleteCollection } from './handlers/deletecollection.ts';
@@ -26,6 +27,7 @@ import type { HandlerScope } from './handlers/scope.ts';
 import { handleUpdate } from './handlers/update.ts';
 import { handleWatch } from './handlers/watch.ts';
 import { schemaForKind } from './negotiation/field-schema.ts';
+import { customStrictSchema } from '../apiextensions/resource-def.ts';
 import type { SchemaNode } from './negotiation/json-scan.ts';
 import { parseListQuery } from './params.ts';
 import { respondError } from './respond.ts';
@@ -108,13 +110,28 @@ function verbFor(method: string, p: ParsedResourcePath, ctx: RequestContext): Ve
   }
 }
 
+/** The raw path after `…/<name>/<subresource>` (a proxy's target path, trailing slash kept), '' when none. */
+function restOfPath(pathname: string, subresource: string, name: string): string {
+  const segs = pathname.split('/');
+  for (let i = 2; i < segs.length; i++) {
+    if (segs[i] !== subresource) continue;
+    let prev = segs[i - 1]!;
+    try {
+      prev = decodeURIComponent(prev);
+    } catch { /* keep it raw */ }
+    if (prev === name) return i + 1 < segs.length ? `/${segs.slice(i + 1).join('/')}` : '';
+  }
+  return '';
+}
+
 function splitApiVersion(apiVersion: string): [string, string] {
   const i = apiVersion.lastIndexOf('/');
   return i < 0 ? ['', apiVersion] : [apiVersion.slice(0, i), apiVersion.slice(i + 1)];
 }
 
-function fieldSchemaOf(apiVersion: string, kind: string): { fieldSchema?: SchemaNode } {
-  const schema = schemaForKind(apiVersion, kind);
+function fieldSchemaOf(def: ResourceDef, apiVersion: string, kind: string): { fieldSchema?: SchemaNode } {
+  // Custom resources: the CRD schema's strict-decoding view (src/apiextensions); built-in kinds: the catalog's.
+  const schema = (kind === def.kind ? customStrictSchema(def) : undefined) ?? schemaForKind(apiVersion, kind);
   return schema ? { fieldSchema: schema } : {};
 }
 
@@ -129,7 +146,7 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
   async function serve(ctx: RequestContext): Promise<void> {
     const info = ctx.info;
     const p = parseResourcePath(ctx.url.pathname, info.apiPrefix);
-    if (!p || p.extra > 0) throw notFound();
+    if (!p || (p.extra > 0 && p.subresource !== 'proxy')) throw notFound();
     const group = info.apiGroup;
     const version = info.apiVersion;
     const main = registry.lookup(group, version, p.resource);
@@ -152,6 +169,7 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
     // Scope: namespaced items need a namespace; cluster-scoped resources never live under one.
     if (def.namespaced && !p.namespaceInPath && p.name) throw notFound();
     if (!def.namespaced && p.namespaceInPath) throw notFound();
+    if (p.extra > 0 && !isConnect(p.resource, p.subresource)) throw notFound();
 
     let verb = verbFor(ctx.req.method ?? 'GET', p, ctx);
     if (!verb) throw notAllowed();
@@ -173,9 +191,13 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
       name: p.name,
       render: { def, kind, apiVersion, group, protobuf: supportsProtobuf(apiVersion, kind) },
       isKnownKind,
-      ...fieldSchemaOf(apiVersion, kind),
+      ...fieldSchemaOf(def, apiVersion, kind),
     };
 
+    if (p.subresource && isConnect(p.resource, p.subresource)) {
+      if (!verbs.includes(verb)) throw notAllowed();
+      return await handleConnect(ctx, { scope, registry, rest: restOfPath(ctx.url.pathname, p.subresource, p.name) });
+    }
     if (verb === 'list' || verb === 'watch' || verb === 'deletecollection') {
       const q = parseListQuery(ctx.query, { forceWatch: verb === 'watch' || p.legacyWatch });
       if (verb === 'list' && q.watch) verb = 'watch';

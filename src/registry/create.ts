@@ -5,11 +5,12 @@
  * validation, warnings, canonicalize) → storage.
  * A generated name that collides is retried with a new one (RetryGenerateName: up to 8 attempts).
  */
-import type { KObject, StrategyContext } from '../api/types.ts';
+import type { KObject, ResourceDef, StrategyContext } from '../api/types.ts';
 import { errors, StatusError, type FieldError } from '../endpoints/status.ts';
 import type { OpContext } from './rest.ts';
 import { dropUnknownFields } from '../apply/drop-unknown.ts';
-import { rootNodeFor, unstructuredRoot } from '../apply/schema-view.ts';
+import { rootNodeFor, unstructuredRoot, type StructNode } from '../apply/schema-view.ts';
+import { customApplyRoot } from '../apiextensions/resource-def.ts';
 import { canonicalObject } from './codec.ts';
 import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
 import { clone, generateName, newUid, rfc3339 } from './object-utils.ts';
@@ -21,6 +22,12 @@ import { checkMetaTypes } from './validation/meta-types.ts';
 import { validateObjectMeta } from './validation/object-meta.ts';
 
 const MAX_NAME_GENERATION_ATTEMPTS = 8;
+
+/** Custom resources: the CRD schema's apply view for managedFields (not for `scale`, which is a Scale). */
+export function customView(def: ResourceDef, subresource: string): { view?: StructNode } {
+  const view = subresource === 'scale' ? undefined : customApplyRoot(def);
+  return view ? { view } : {};
+}
 
 export function strategyContext(ctx: OpContext): StrategyContext {
   return { user: ctx.user, namespace: ctx.namespace, subresource: ctx.subresource, dryRun: ctx.dryRun };
@@ -83,7 +90,7 @@ export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, n
   if (!mode.keepManagedFields) {
     setManagedFields(obj, managedFieldsFor({
       manager: ctx.fieldManager, apiVersion: core.apiVersion(), kind: def.kind, subresource: ctx.subresource,
-      hasStatus: hasSubresource(def, 'status') && !core.strategy.allowStatusOnCreate, old: undefined, requested, now,
+      hasStatus: hasSubresource(def, 'status') && !core.strategy.allowStatusOnCreate, old: undefined, requested, now, ...customView(def, ctx.subresource),
     }));
   }
   if (hasSubresource(def, 'status') && !strategy.allowStatusOnCreate) resetStatusOnCreate(obj);

@@ -13,6 +13,7 @@
  */
 import type { KObject, ManagedFieldsEntry } from '../api/types.ts';
 import { isResetManagedFields, resetFields, updateManagedFields } from '../apply/ssa/index.ts';
+import type { StructNode } from '../apply/schema-view.ts';
 
 export interface RecordManagedFieldsOptions {
   /** `OpContext.fieldManager`: undefined for system callers (nothing recorded). */
@@ -29,6 +30,8 @@ export interface RecordManagedFieldsOptions {
   /** The request object, defaulted, still carrying the managedFields the request sent. */
   readonly requested: KObject;
   readonly now: Date;
+  /** The kind's apply view when the catalog's type descriptions do not know it (custom resources). */
+  readonly view?: StructNode;
 }
 
 /** The managedFields to store with this write (undefined: the object has none). */
@@ -48,6 +51,7 @@ export function managedFieldsFor(o: RecordManagedFieldsOptions): ManagedFieldsEn
     subresource: o.subresource,
     ignoredFields: resetFields({ subresource: o.subresource, hasStatus: o.hasStatus }),
     now: o.now,
+    ...(o.view ? { view: o.view } : {}),
   });
   return r.managedFields;
 }

@@ -158,7 +158,8 @@ class RegistryImpl implements Registry {
   private addDef(def: ResourceDef): void {
     const entry = this.prefixes.get(def.storagePrefix)!;
     entry.users++;
-    const converter = this.opts.catalog.converter?.(def);
+    // Custom resources bring their own (conversion + defaulting on read, src/apiextensions/resource-def.ts).
+    const converter = (def as { crd?: { converter?: VersionConverter } }).crd?.converter ?? this.opts.catalog.converter?.(def);
     const opts: GenericStoreOptions = {
       def, store: this.opts.store, reader: entry.reader, codec: codecFor([def]),
       ...(converter ? { converter } : {}),

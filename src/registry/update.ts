@@ -16,7 +16,7 @@ import type { KObject } from '../api/types.ts';
 import { errors, type FieldError } from '../endpoints/status.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { OpContext, UpdateFn } from './rest.ts';
-import { checkNamespaceForCreate, decodedCopy, ensureNamespace, prepareCreate, strategyContext, withRevision, writeCreate, type ManagedFieldsMode } from './create.ts';
+import { checkNamespaceForCreate, customView, decodedCopy, ensureNamespace, prepareCreate, strategyContext, withRevision, writeCreate, type ManagedFieldsMode } from './create.ts';
 import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
 import { clone, comparable, jsonEqual, specPart } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
@@ -67,7 +67,7 @@ export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, o
   if (!mode.keepManagedFields) {
     setManagedFields(obj, managedFieldsFor({
       manager: ctx.fieldManager, apiVersion: core.apiVersion(), kind: def.kind, subresource: ctx.subresource,
-      hasStatus: hasSubresource(def, 'status'), old, requested, now,
+      hasStatus: hasSubresource(def, 'status'), old, requested, now, ...customView(def, ctx.subresource),
     }));
   }
   if (hasSubresource(def, 'status')) {

@@ -11,6 +11,7 @@
  */
 import type { KObject } from '../../api/types.ts';
 import { apply, resetFields } from '../../apply/ssa/index.ts';
+import { customApplyRoot } from '../../apiextensions/resource-def.ts';
 import type { RequestContext } from '../../server/context.ts';
 import { BodySyntaxError, parseBody, readBody } from '../negotiation/decode.ts';
 import { JsonSyntaxError, scanJson } from '../negotiation/json-scan.ts';
@@ -74,11 +75,13 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
   const warningsBefore = ctx.warnings.length;
   let attempt = 0;
   const op = opContext(ctx, s, { dryRun: q.dryRun, fieldManager: q.fieldManager });
+  // Custom resources: their CRD schema's apply view (list/map types); built-in kinds: the catalog's.
+  const view = s.kind === s.def.kind ? customApplyRoot(s.def) : undefined;
   const { object, created } = await s.storage.guaranteedUpdate(op, s.name, (current) => {
     if (attempt++ > 0) ctx.warnings.length = warningsBefore; // the registry may retry on a lost race
     const r = apply({
       live: current, applied, manager: q.fieldManager, force: q.force === true, apiVersion: s.apiVersion, kind: s.kind,
-      ...(s.subresource ? { subresource: s.subresource } : {}), ignoredFields, now: new Date(),
+      ...(s.subresource ? { subresource: s.subresource } : {}), ignoredFields, now: new Date(), ...(view ? { view } : {}),
     });
     if (duplicates.length && directive === 'Strict') {
       throw errors.badRequest(`error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n${duplicates.map((d) => `  ${d}`).join('\n')}`);
