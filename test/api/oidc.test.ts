@@ -1,0 +1,139 @@
+/**
+ * API: OpenID Connect through the `--oidc-*` options against a test provider (HTTPS, own CA): ID tokens
+ * authenticate over HTTP and with kubectl `--token`, every kind of bad token is a 401 with kube's Unauthorized
+ * Status and writes nothing, an untrusted provider CA leaves OIDC unusable, refused option combinations fail
+ * the start with kube's wording.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
+import { findKubectl, kubectl, kubectlMissingReason } from '../support/kubectl.ts';
+import { startServer } from '../../src/index.ts';
+import { createCa } from '../../src/server/certs.ts';
+
+const UNAUTHORIZED = JSON.parse(readFileSync(new URL('../../../shared/reference/v1.32-responses/errors/401-bad-token.json', import.meta.url), 'utf8'));
+
+let dir = '';
+let idp: TestOidcProvider;
+let srv: TestServer;
+
+/** Polls `f` until it returns true (discovery runs in the background), bounded. */
+async function eventually(f: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await f()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(`${what}: not within ${ms} ms`);
+}
+
+before(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'keelson-oidc-'));
+  idp = await startOidcProvider();
+  const caFile = path.join(dir, 'oidc-ca.crt');
+  writeFileSync(caFile, idp.caPem);
+  srv = await startTestServer({
+    authorizationMode: ['AlwaysAllow'],
+    oidc: { issuerUrl: idp.url, clientId: 'keelson', caFile, usernameClaim: 'email', groupsClaim: 'groups', groupsPrefix: 'oidc:', requiredClaims: { tenant: 'blue' } },
+  });
+  const good = await idp.token({ email: 'jane@example.com', tenant: 'blue' });
+  await eventually(async () => (await srv.request('GET', '/api', { user: { token: good } })).status === 200, 'OIDC authenticator ready');
+});
+
+after(async () => {
+  await srv?.stop();
+  await idp?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const claims = { email: 'jane@example.com', email_verified: true, groups: ['dev', 'ops'], tenant: 'blue', jti: 'abc' };
+
+void test('a valid ID token authenticates; SelfSubjectReview shows the mapped user', async () => {
+  const token = await idp.token(claims);
+  const r = await srv.request('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+    user: { token }, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+  });
+  assert.equal(r.status, 201, r.text);
+  assert.deepEqual(r.json().status.userInfo, {
+    username: 'jane@example.com', groups: ['oidc:dev', 'oidc:ops', 'system:authenticated'],
+    extra: { 'authentication.kubernetes.io/credential-id': ['JTI=abc'] },
+  });
+});
+
+void test('kubectl --token=<id_token> auth whoami', { skip: findKubectl() ? false : kubectlMissingReason() }, async () => {
+  const kc = path.join(dir, 'token.kubeconfig');
+  writeFileSync(kc, JSON.stringify({
+    apiVersion: 'v1', kind: 'Config', 'current-context': 'c',
+    clusters: [{ name: 'k', cluster: { server: srv.url, 'certificate-authority-data': Buffer.from(srv.caPem).toString('base64') } }],
+    users: [{ name: 'u', user: {} }],
+    contexts: [{ name: 'c', context: { cluster: 'k', user: 'u' } }],
+  }));
+  const token = await idp.token(claims);
+  const r = await kubectl(['--token', token, 'auth', 'whoami', '-o', 'json'], { kubeconfig: kc });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).status.userInfo.username, 'jane@example.com');
+  const bad = await kubectl(['--token', await idp.token({ ...claims, aud: 'other' }), 'get', 'ns'], { kubeconfig: kc });
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.stderr, /Unauthorized|provide credentials/);
+});
+
+void test('security: bad tokens are 401 Unauthorized and write nothing', async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const enc = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const rogue = await idp.newKey();
+  const good = (await idp.token(claims)).split('.');
+  const cases: Record<string, string> = {
+    expired: await idp.token({ ...claims, exp: now - 60, iat: now - 3600 }),
+    'not yet valid': await idp.token({ ...claims, nbf: now + 3600 }),
+    'forged signature': await idp.token(claims, { key: rogue }),
+    'alg none': `${enc({ alg: 'none' })}.${enc({ ...claims, iss: idp.url, aud: 'keelson', exp: now + 600 })}.`,
+    'tampered payload': `${good[0]}.${enc({ ...claims, email: 'admin@example.com', iss: idp.url, aud: 'keelson', exp: now + 600 })}.${good[2]}`,
+    'wrong audience': await idp.token({ ...claims, aud: 'someone-else' }),
+    'wrong issuer': await idp.token({ ...claims, iss: 'https://127.0.0.1:1/other' }),
+    'missing required claim': await idp.token({ ...claims, tenant: undefined }),
+    'email not verified': await idp.token({ ...claims, email_verified: false }),
+    'missing username claim': await idp.token({ ...claims, email: undefined }),
+  };
+  for (const [name, token] of Object.entries(cases)) {
+    const r = await srv.request('POST', '/api/v1/namespaces/default/configmaps', {
+      user: { token }, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${name.replace(/ /g, '-')}` } },
+    });
+    assert.equal(r.status, 401, `${name}: ${r.text}`);
+    assert.deepEqual(r.json(), UNAUTHORIZED, name);
+    const check = await srv.request('GET', `/api/v1/namespaces/default/configmaps/cm-${name.replace(/ /g, '-')}`);
+    assert.equal(check.status, 404, `${name}: object was written`);
+  }
+});
+
+void test('a provider whose certificate the configured CA does not trust never authenticates', async () => {
+  const other = await createCa('unrelated-ca');
+  const caFile = path.join(dir, 'wrong-ca.crt');
+  writeFileSync(caFile, other.certPem);
+  const s = await startTestServer({ authorizationMode: ['AlwaysAllow'], oidc: { issuerUrl: idp.url, clientId: 'keelson', caFile, usernameClaim: 'email' } });
+  try {
+    // the server started although discovery fails; tokens are refused while it keeps retrying
+    const r = await s.request('GET', '/api', { user: { token: await idp.token(claims) } });
+    assert.equal(r.status, 401);
+    await new Promise((res) => setTimeout(res, 300));
+    assert.equal((await s.request('GET', '/api', { user: { token: await idp.token(claims) } })).status, 401);
+  } finally {
+    await s.stop();
+  }
+});
+
+void test('refused option combinations fail the start with kube\'s messages', async () => {
+  const cfg = path.join(dir, 'authn.yaml');
+  writeFileSync(cfg, 'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt: []\n');
+  await assert.rejects(startServer({ oidc: { issuerUrl: idp.url, clientId: 'x' }, authenticationConfigFile: cfg }),
+    { message: 'authentication-config file and oidc-* flags are mutually exclusive' });
+  await assert.rejects(startServer({ oidc: { issuerUrl: idp.url, clientId: '' } }),
+    { message: 'oidc-issuer-url and oidc-client-id must be specified together when any oidc-* flags are set' });
+  await assert.rejects(startServer({ oidc: { issuerUrl: 'http://idp.example', clientId: 'x' } }),
+    { message: 'invalid authentication configuration: jwt[0].issuer.url: Invalid value: "http://idp.example": URL scheme must be https' });
+  await assert.rejects(startServer({ oidc: { issuerUrl: idp.url, clientId: 'x', signingAlgs: ['HS256'] } }),
+    { message: 'oidc: unsupported signing alg: "HS256"' });
+});
