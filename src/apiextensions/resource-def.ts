@@ -11,6 +11,7 @@ import type { KObject, ResourceDef, SubresourceDef, TableColumn, Verb } from '..
 import type { RegistryStrategy } from '../registry/strategy.ts';
 import { StatusError, type FieldError } from '../endpoints/status.ts';
 import { DOCS } from '../registry/resources/docs.ts';
+import { translateTimestampSince } from '../registry/resources/columns.ts';
 import type { VersionConverter } from '../registry/store-core.ts';
 import type { CrdColumn, CrdScale, CrdSpec, CrdVersion } from './crd.ts';
 import { crdSpec, crdStatus, servedVersions, storageVersionOf } from './crd.ts';
@@ -50,11 +51,11 @@ export function isCustomResourceDef(def: ResourceDef): def is CustomResourceDef 
   return (def as Partial<CustomResourceDef>).crd !== undefined && def.custom !== undefined;
 }
 
-function rfc3339Cell(v: unknown): unknown {
+/** ConvertToHumanReadableDateType: a date cell is the time since then (`5m`), `<invalid>` when unparsable. */
+function dateCell(v: unknown): unknown {
   if (typeof v !== 'string') return null;
-  const d = new Date(v);
-  if (Number.isNaN(d.getTime())) return '<invalid>';
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (Number.isNaN(Date.parse(v))) return '<invalid>';
+  return translateTimestampSince(v);
 }
 
 /** tableconvertor's cellForJSONValue for a column's declared type. */
@@ -64,7 +65,7 @@ function cell(type: string, value: unknown): unknown {
     case 'integer': return typeof value === 'number' ? Math.trunc(value) : null;
     case 'number': return typeof value === 'number' ? value : null;
     case 'boolean': return typeof value === 'boolean' ? value : null;
-    case 'date': return rfc3339Cell(value);
+    case 'date': return dateCell(value);
     case 'string': return jsonPathText(value);
     default: return null;
   }
