@@ -11,7 +11,7 @@
  * atomic lists correlate only as a whole.
  */
 import { RE2JS } from '@bufbuild/re2';
-import { FieldError, field } from '../../endpoints/status.ts';
+import { FieldError, field, type StatusCause } from '../../endpoints/status.ts';
 import { checkedFormat, formatValid } from './formats.ts';
 import { isObject, jsonEqual, type JSONSchemaProps } from './types.ts';
 
@@ -63,6 +63,21 @@ function goNum(n: number): string {
   return s.replace(/e\+?(-?)(\d)$/, (_, sign: string, d: string) => `e${sign || '+'}0${d}`);
 }
 
+/** apimachinery's TypeInvalid: worded as Invalid, with its own cause reason (`FieldValueTypeInvalid`). */
+export class TypeInvalidError extends FieldError {
+  constructor(path: string, value: unknown, detail: string) {
+    super('FieldValueInvalid', path, detail, value, true);
+  }
+
+  override toCause(): StatusCause {
+    return { ...super.toCause(), reason: 'FieldValueTypeInvalid' };
+  }
+}
+
+function typeInvalid(path: string, value: unknown, detail: string): FieldError {
+  return new TypeInvalidError(path, value, detail);
+}
+
 /** kube-openapi's subject: `spec.x in body`, or just `in body` at the root of the validated value. */
 function inBody(path: string): string {
   return path ? `${path} in body` : 'in body';
@@ -94,16 +109,16 @@ function validateNode(v: unknown, s: JSONSchemaProps, path: string, old: Correla
     if (s.nullable === true) return;
     if (type || intOrString) {
       const t = intOrString ? 'integer,string' : type;
-      errs.push(field.invalid(path, 'null', `${inBody(path)} must be of type ${t}: "null"`));
+      errs.push(typeInvalid(path, 'null', `${inBody(path)} must be of type ${t}: "null"`));
       return;
     }
   } else if (intOrString) {
     if (!(typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)))) {
-      errs.push(field.invalid(path, jsonTypeName(v), `${inBody(path)} must be of type integer,string: "${jsonTypeName(v)}"`));
+      errs.push(typeInvalid(path, jsonTypeName(v), `${inBody(path)} must be of type integer,string: "${jsonTypeName(v)}"`));
       return;
     }
   } else if (type && !typeMatches(type, v)) {
-    errs.push(field.invalid(path, jsonTypeName(v), `${inBody(path)} must be of type ${type}: "${jsonTypeName(v)}"`));
+    errs.push(typeInvalid(path, jsonTypeName(v), `${inBody(path)} must be of type ${type}: "${jsonTypeName(v)}"`));
     return;
   }
   // 2. allOf / anyOf / oneOf / not (no ratcheting inside: they judge the value as a whole)
@@ -144,7 +159,7 @@ function validateNode(v: unknown, s: JSONSchemaProps, path: string, old: Correla
     }
     // 4. format
     const f = checkedFormat(intOrString ? 'string' : s.type, s.format);
-    if (f && !formatValid(f, v)) errs.push(field.invalid(path, v, `${inBody(path)} must be of type ${s.format}: ${JSON.stringify(v)}`));
+    if (f && !formatValid(f, v)) errs.push(typeInvalid(path, v, `${inBody(path)} must be of type ${s.format}: ${JSON.stringify(v)}`));
   }
   // 5. number
   if (typeof v === 'number') {
@@ -203,7 +218,10 @@ function validateNode(v: unknown, s: JSONSchemaProps, path: string, old: Correla
 /** The same errors with `prefix` put before each field path (messages keep the relative path, as kube's). */
 export function underPath(errs: FieldError[], prefix: string): FieldError[] {
   if (!prefix) return errs;
-  return errs.map((e) => new FieldError(e.type, e.field ? (e.field.startsWith('[') ? `${prefix}${e.field}` : `${prefix}.${e.field}`) : prefix, e.detail, e.value, e.hasValue));
+  return errs.map((e) => {
+    const p = e.field ? (e.field.startsWith('[') ? `${prefix}${e.field}` : `${prefix}.${e.field}`) : prefix;
+    return e instanceof TypeInvalidError ? new TypeInvalidError(p, e.value, e.detail) : new FieldError(e.type, p, e.detail, e.value, e.hasValue);
+  });
 }
 
 /** apimachinery's TooMany, whose body carries the actual count: `Too many: 5: must have at most 3 items`. */
