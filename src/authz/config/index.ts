@@ -1,9 +1,101 @@
 /**
- * `--authorization-config` (AuthorizationConfiguration v1: ordered authorizers, CEL match conditions, reload).
- * Not built yet.
+ * `--authorization-config`: the AuthorizationConfiguration file (./load.ts) becomes the request authorizer
+ * (./build.ts). The file is checked again when it changes and every 60 s; a changed file that fails to load or
+ * validate is logged and the previous chain stays in force. Swaps are atomic: a request sees one chain.
+ *
+ * Mutually exclusive with `--authorization-mode` and `--authorization-webhook-*` (kube's message is
+ * AUTHORIZATION_CONFIG_EXCLUSIVE below; the CLI enforces it).
  */
+import { watch, type FSWatcher } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Authorizer } from '../types.ts';
 import type { AuthorizationDeps, RequestAuthorization } from '../setup.ts';
+import { parseAuthorizationConfig } from './load.ts';
+import { buildChain, ModeCache } from './build.ts';
 
-export function authorizationFromConfigFile(_file: string, _deps: AuthorizationDeps): Promise<RequestAuthorization> {
-  return Promise.reject(new Error('--authorization-config: structured authorization configuration is not implemented yet'));
+export { parseAuthorizationConfig, loadAuthorizationConfig, AuthorizationConfigError, KNOWN_TYPES } from './load.ts';
+
+export const AUTHORIZATION_CONFIG_EXCLUSIVE = '--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined';
+export const RELOAD_INTERVAL_MS = 60_000;
+
+export interface ConfigFileOptions {
+  /** Poll interval (default 60 s). */
+  readonly reloadIntervalMs?: number;
+}
+
+export async function authorizationFromConfigFile(file: string, deps: AuthorizationDeps, o: ConfigFileOptions = {}): Promise<RequestAuthorization> {
+  const stops: (() => Promise<void>)[] = [];
+  const readies: (() => Promise<void>)[] = [];
+  const modeDeps = { ...deps, onStop: (f: () => Promise<void>) => stops.push(f), onReady: (f: () => Promise<void>) => readies.push(f) };
+  const modes = new ModeCache(modeDeps);
+  const stopAll = async (): Promise<void> => {
+    for (const s of stops.reverse()) await s();
+  };
+
+  let lastText: string;
+  let current: Authorizer;
+  try {
+    lastText = await readFile(file, 'utf8');
+    current = await buildChain(await parseAuthorizationConfig(lastText), modes, modeDeps);
+  } catch (e) {
+    await stopAll();
+    throw new Error(`--authorization-config: ${(e as Error).message}`);
+  }
+
+  let reloading: Promise<void> | undefined;
+  let stopped = false;
+  const check = async (): Promise<void> => {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (e) {
+      deps.log(`authorization config: error reading ${file}: ${(e as Error).message}`);
+      return;
+    }
+    if (text === lastText || stopped) return;
+    try {
+      const next = await buildChain(await parseAuthorizationConfig(text), modes, modeDeps);
+      if (stopped) return;
+      current = next;
+      lastText = text;
+      deps.log(`authorization config: reloaded ${file}`);
+    } catch (e) {
+      lastText = text; // do not log the same bad file every minute
+      deps.log(`authorization config: error loading ${file}, keeping the previous configuration: ${(e as Error).message}`);
+    }
+  };
+  const trigger = (): void => {
+    if (stopped) return;
+    reloading = (reloading ?? Promise.resolve()).then(check);
+  };
+  const timer = setInterval(trigger, o.reloadIntervalMs ?? RELOAD_INTERVAL_MS);
+  timer.unref();
+  let watcher: FSWatcher | undefined;
+  try {
+    // The directory, not the file: editors and ConfigMap mounts replace the file by renaming.
+    watcher = watch(path.dirname(path.resolve(file)), (_ev, name) => {
+      if (!name || name === path.basename(file) || name.startsWith('..')) trigger();
+    });
+    watcher.on('error', () => watcher?.close());
+  } catch {
+    watcher = undefined;
+  }
+
+  const authorizer: Authorizer = {
+    name: 'authorization-config',
+    authorize: (a) => current.authorize(a),
+    rulesFor: (u, ns) => current.rulesFor ? current.rulesFor(u, ns) : { resourceRules: [], nonResourceRules: [], incomplete: true },
+  };
+  return {
+    authorizer,
+    ready: async () => { await Promise.all(readies.map((r) => r())); },
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      watcher?.close();
+      await reloading?.catch(() => undefined);
+      await stopAll();
+    },
+  };
 }

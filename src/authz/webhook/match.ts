@@ -64,7 +64,8 @@ export function compileMatchConditions(conds: readonly unknown[], path: string):
       if (prog.resultType !== 'bool') errors.push(field.invalid(p, expr, 'must evaluate to bool'));
       else programs.push(prog);
     } catch (e) {
-      errors.push(field.invalid(p, expr, `compilation failed: ${(e as Error).message}`));
+      const msg = (e as Error).message;
+      errors.push(field.invalid(p, expr, msg.startsWith('compilation failed') ? msg : `compilation failed: ${msg}`));
     }
   });
   return { compiled: { programs }, errors };
@@ -77,9 +78,9 @@ export function evaluateMatchConditions(m: CompiledMatchConditions, spec: SarSpe
     try {
       const { value } = p.evaluate({ request: spec });
       if (value === false) return false;
-      if (value !== true) errs.push(`matchCondition ${JSON.stringify(p.source)} did not evaluate to bool`);
+      if (value !== true) errs.push(`cel evaluation error: expression '${p.source}' eval result type should be bool but got ${typeof value}`);
     } catch (e) {
-      errs.push(`matchCondition ${JSON.stringify(p.source)} evaluation error: ${(e as Error).message}`);
+      errs.push(`cel evaluation error: expression '${p.source}' resulted in error: ${(e as Error).message}`);
     }
   }
   if (errs.length) throw new Error(errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`);
