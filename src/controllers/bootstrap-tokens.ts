@@ -3,9 +3,14 @@
  * - token cleaner: a `bootstrap.kubernetes.io/token` Secret in kube-system whose `expiration` has passed is
  *   deleted (uid precondition); one that expires later is looked at again then;
  * - bootstrap signer: ConfigMap `cluster-info` in kube-public gets one `jws-kubeconfig-<token-id>` per
- *   unexpired token with `usage-bootstrap-signing: true` — a detached JWS (`<header>..<signature>`), HS256
- *   keyed with the whole token `<id>.<secret>`, header `{"alg":"HS256","kid":"<id>"}`, over `data.kubeconfig`;
- *   signatures of tokens that are gone or changed are removed or replaced.
+ *   unexpired token with `usage-bootstrap-signing: true` — a detached JWS (`<header>..<signature>`), HS256,
+ *   header `{"alg":"HS256","kid":"<id>"}`, over `data.kubeconfig`; signatures of tokens that are gone or
+ *   changed are removed or replaced.
+ *
+ * The HMAC key is the whole token `<id>.<secret>`, as the SPEC and Kubernetes' bootstrap-token docs describe.
+ * kube-controller-manager's code (cluster-bootstrap jws.ComputeDetachedSignature, called with the token
+ * secret) keys it with the secret part only, and kubeadm verifies that way: `SIGNING_KEY` is the one place to
+ * switch if kubeadm interoperability is wanted over the documented behaviour.
  */
 import { CompactSign } from 'jose';
 import type { KObject } from '../api/types.ts';
@@ -34,9 +39,12 @@ export interface RunningBootstrapTokenControllers {
   stop(): Promise<void>;
 }
 
-/** kube's jws.ComputeDetachedSignature: the compact JWS with its payload left out. */
-export async function detachedSignature(content: string, tokenId: string, tokenSecret: string): Promise<string> {
-  const key = new TextEncoder().encode(`${tokenId}.${tokenSecret}`);
+/** The HMAC key of a token's signature (see the file comment). */
+export const SIGNING_KEY = (tokenId: string, tokenSecret: string): string => `${tokenId}.${tokenSecret}`;
+
+/** kube's jws.ComputeDetachedSignature(content, kid, key): the compact HS256 JWS with its payload left out. */
+export async function detachedSignature(content: string, tokenId: string, hmacKey: string): Promise<string> {
+  const key = new TextEncoder().encode(hmacKey);
   const full = await new CompactSign(new TextEncoder().encode(content)).setProtectedHeader({ alg: 'HS256', kid: tokenId }).sign(key);
   const [h, , s] = full.split('.');
   return `${h}..${s}`;
@@ -117,7 +125,7 @@ export class BootstrapTokenControllers {
     const content = (cm?.data as Record<string, string> | undefined)?.kubeconfig;
     if (!cm || content === undefined) return again;
     const want: Record<string, string> = {};
-    for (const [id, secret] of this.signingTokens(now)) want[JWS_KEY_PREFIX + id] = await detachedSignature(content, id, secret);
+    for (const [id, secret] of this.signingTokens(now)) want[JWS_KEY_PREFIX + id] = await detachedSignature(content, id, SIGNING_KEY(id, secret));
     const upToDate = (data: Record<string, string>): boolean => {
       const have = Object.keys(data).filter((k) => k.startsWith(JWS_KEY_PREFIX));
       return have.length === Object.keys(want).length && have.every((k) => data[k] === want[k]);
