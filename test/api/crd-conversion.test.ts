@@ -67,8 +67,8 @@ const path = (v: string, plural: string, name = '') => `/apis/${GROUP}/${v}/name
 /** Webhook conversion needs the serving code to call src/apiextensions/conversion (helper H's wiring). */
 const WAITING = { todo: 'waiting for the CRD serving code to call createCrdConverter on reads and writes' };
 
-describe('Webhook conversion', WAITING, () => {
-  it('an object created in v1 reads back converted in v2', async () => {
+describe('Webhook conversion', () => {
+  it('an object created in v1 reads back converted in v2', WAITING, async () => {
     failing = false;
     const c = await srv.request('POST', path('v1', 'crontabs'), { body: { apiVersion: `${GROUP}/v1`, kind: 'CronTab', metadata: { name: 'a' }, spec: { cronSpec: '* * * * */5' } } });
     assert.equal(c.status, 201, c.text);
@@ -80,7 +80,7 @@ describe('Webhook conversion', WAITING, () => {
     assert.ok(wh.reviews.some((r) => r.request.desiredAPIVersion === `${GROUP}/v2`));
   });
 
-  it('an object written through v2 is stored as v1 and reads back in both', async () => {
+  it('an object written through v2 is stored as v1 and reads back in both', WAITING, async () => {
     failing = false;
     const c = await srv.request('POST', path('v2', 'crontabs'), { body: { apiVersion: `${GROUP}/v2`, kind: 'CronTab', metadata: { name: 'b' }, spec: { schedule: '0 0 * * *' } } });
     assert.equal(c.status, 201, c.text);
@@ -93,7 +93,7 @@ describe('Webhook conversion', WAITING, () => {
     assert.deepEqual(list.json().items.map((i: any) => [i.apiVersion, i.spec.schedule]).sort(), [[`${GROUP}/v2`, '* * * * */5'], [`${GROUP}/v2`, '0 0 * * *']]);
   });
 
-  it('a failing webhook surfaces as 500 with its message', async () => {
+  it('a failing webhook surfaces as 500 with its message', WAITING, async () => {
     failing = true;
     try {
       const g = await srv.request('GET', path('v2', 'crontabs', 'a'));
