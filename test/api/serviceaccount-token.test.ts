@@ -6,7 +6,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPrivateKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { CompactSign, compactVerify, importJWK } from 'jose';
@@ -280,5 +281,55 @@ void test('--service-account-max-token-expiration shortens requests with a warni
     assertStatus(who, 401, 'Unauthorized');
   } finally {
     await capped.stop();
+  }
+});
+
+void test('kubelet\'s 3607 s pod-bound request for API audiences gets a one-year token with warnafter; others do not', async () => {
+  await createSa('kubelet-sa');
+  await createPod('kubelet-pod', 'kubelet-sa');
+  const bound = { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'kubelet-pod' } };
+  const r = await requestToken('kubelet-sa', { expirationSeconds: 3607, ...bound });
+  assert.equal(r.status, 201, r.text);
+  const { claims } = decode(r.json().status.token);
+  assert.equal(claims.exp - claims.iat, 365 * 24 * 3600);
+  assert.equal(claims['kubernetes.io'].warnafter, claims.iat + 3607);
+  // The answer reports what was asked for.
+  assert.equal(r.json().spec.expirationSeconds, 3607);
+  assert.ok(Math.abs(Date.parse(r.json().status.expirationTimestamp) / 1000 - (claims.iat + 3607)) <= 1);
+  const other = decode(await tokenFor('kubelet-sa', { expirationSeconds: 3607, audiences: ['vault'], ...bound })).claims;
+  assert.equal(other.exp - other.iat, 3607);
+  assert.equal(other['kubernetes.io'].warnafter, undefined);
+  const unbound = decode(await tokenFor('kubelet-sa', { expirationSeconds: 3607 })).claims;
+  assert.equal(unbound.exp - unbound.iat, 3607);
+});
+
+void test('issuer and key rotation: the first issuer signs, every issuer and every --service-account-key-file key verifies', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'keelson-sa-rotation-'));
+  const old = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const oldPub = path.join(dir, 'old.pub');
+  writeFileSync(oldPub, old.publicKey.export({ type: 'spki', format: 'pem' }) as string);
+  const rot = await startTestServer({ authorizationMode: ['AlwaysAllow'], serviceAccounts: { issuers: ['https://new.example', 'https://old.example'], keyFiles: [oldPub] } });
+  try {
+    const sa = (await rot.request('POST', '/api/v1/namespaces/default/serviceaccounts', { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'rotor' } } })).json();
+    const r = await rot.request('POST', '/api/v1/namespaces/default/serviceaccounts/rotor/token', { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} } });
+    assert.equal(r.status, 201, r.text);
+    const { claims } = decode(r.json().status.token);
+    assert.equal(claims.iss, 'https://new.example');
+    // --api-audiences defaults to every issuer.
+    assert.deepEqual(claims.aud, ['https://new.example', 'https://old.example']);
+    const now = Math.floor(Date.now() / 1000);
+    const legacyIssued = await forge({
+      iss: 'https://old.example', sub: 'system:serviceaccount:default:rotor', aud: ['https://old.example'], iat: now, nbf: now, exp: now + 600,
+      'kubernetes.io': { namespace: 'default', serviceaccount: { name: 'rotor', uid: sa.metadata.uid } },
+    }, { key: old.privateKey });
+    const who = await rot.request('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { user: { token: legacyIssued }, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+    assert.equal(who.status, 201, who.text);
+    assert.equal(who.json().status.userInfo.username, 'system:serviceaccount:default:rotor');
+    const jwks = (await rot.request('GET', '/openid/v1/jwks')).json();
+    assert.equal(jwks.keys.length, 2);
+    assert.equal((await rot.request('GET', '/.well-known/openid-configuration')).json().issuer, 'https://new.example');
+  } finally {
+    await rot.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
