@@ -118,3 +118,24 @@ void test('SubjectAccessReview through the API asks the webhook too', async () =
   assert.equal(r.status, 201, r.text);
   assert.deepEqual(r.json().status, { allowed: false, denied: true, reason: 'bob is banned' });
 });
+
+void test('SubjectAccessReview selectors reach the webhook as requirements (raw selectors parsed)', async () => {
+  const r = await srv.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+    body: {
+      apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
+      spec: {
+        user: 'alice', groups: ['dev'],
+        resourceAttributes: {
+          verb: 'list', resource: 'pods', namespace: 'x',
+          fieldSelector: { requirements: [{ key: 'spec.nodeName', operator: 'In', values: ['n1'] }] },
+          labelSelector: { rawSelector: 'app!=db,tier' },
+        },
+      },
+    },
+  });
+  assert.equal(r.status, 201, r.text);
+  assert.equal(r.json().status.allowed, true);
+  const ra = last('alice').body.spec.resourceAttributes;
+  assert.deepEqual(ra.fieldSelector, { requirements: [{ key: 'spec.nodeName', operator: 'In', values: ['n1'] }] });
+  assert.deepEqual(ra.labelSelector, { requirements: [{ key: 'app', operator: 'NotIn', values: ['db'] }, { key: 'tier', operator: 'Exists' }] });
+});

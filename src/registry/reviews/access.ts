@@ -10,6 +10,7 @@ import { errors } from '../../endpoints/status.ts';
 import type { OpContext } from '../rest.ts';
 import { ReviewStorage, specOf, str, strList } from './base.ts';
 import { evaluationError } from './selectors.ts';
+import { selectorAttributesFrom } from './selector-attributes.ts';
 import { invalidReview, validateLocalSubjectAccessReview, validateSelfSubjectAccessReview, validateSubjectAccessReview, type Spec } from './validation.ts';
 
 export interface AccessReviewOptions {
@@ -23,6 +24,7 @@ export function attributesFrom(user: UserInfo, spec: Spec): Attributes {
     return {
       user, verb: str(ra.verb), isResourceRequest: true, path: '', apiGroup: str(ra.group), apiVersion: str(ra.version) || '*',
       namespace: str(ra.namespace), resource: str(ra.resource), subresource: str(ra.subresource), name: str(ra.name),
+      ...selectorAttributesFrom(ra),
     };
   }
   const nra = (spec.nonResourceAttributes ?? {}) as Record<string, unknown>;
@@ -49,6 +51,7 @@ async function decide(authorizer: Authorizer, attrs: Attributes, spec: Spec): Pr
     status.allowed = d.kind === 'allow';
     if (d.kind === 'deny') status.denied = true;
     if (d.reason) status.reason = d.reason;
+    if (d.error) failure = d.error;
   } catch (e) {
     failure = e instanceof Error ? e.message : String(e);
   }
