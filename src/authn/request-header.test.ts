@@ -9,7 +9,7 @@ import { createCa, issue } from '../server/certs.ts';
 import { resolveOptions, OptionsError } from '../server/options.ts';
 import type { AuthRequest } from './types.ts';
 import type { AuthenticationDeps } from './deps.ts';
-import { requestHeaderAuthentication, requestHeaderAuthenticator, userFromHeaders } from './request-header.ts';
+import { requestHeaderAuthentication, requestHeaderAuthenticator, requestHeaderCaPems, userFromHeaders } from './request-header.ts';
 
 const HEADERS = { usernameHeaders: ['X-Remote-User', 'X-Other-User'], groupHeaders: ['X-Remote-Group'], extraHeaderPrefixes: ['X-Remote-Extra-'], uidHeaders: ['X-Remote-Uid'], allowedNames: [] };
 
@@ -88,6 +88,21 @@ void test('requestHeaderAuthentication: kube\'s option checks', async () => {
     await assert.rejects(requestHeaderAuthentication(deps({ requestHeader: rh, clientCaFile: caFile })),
       /--requestheader-client-ca-file and --client-ca-file contain overlapping certificates; --requestheader-allowed-names must be specified/);
     assert.equal((await requestHeaderAuthentication(deps({ requestHeader: { ...rh, allowedNames: ['p'] }, clientCaFile: caFile }))).requestAuthenticators?.length, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('requestHeaderCaPems: the bundle as PEM for the listener, nothing without the option', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'keelson-rh-'));
+  try {
+    const ca = await createCa('proxy-ca');
+    const f = path.join(dir, 'ca.crt');
+    writeFileSync(f, `${ca.certPem}junk\n${ca.certPem}`);
+    const pems = await requestHeaderCaPems({ requestHeader: { clientCaFile: f } });
+    assert.equal(pems.length, 2);
+    assert.equal(new X509Certificate(pems[0]!).fingerprint256, new X509Certificate(ca.certPem).fingerprint256);
+    assert.deepEqual(await requestHeaderCaPems({}), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -140,6 +140,17 @@ async function loadBundle(file: string, what: string): Promise<X509Certificate[]
   return certs;
 }
 
+/**
+ * The request-header CA certificates as PEM, for the TLS listener's list of acceptable client-certificate
+ * issuers (kube adds them to the serving config's client CAs so Go proxies send their certificate). They must
+ * not join the x509 authenticator's roots: a proxy certificate is not a user certificate.
+ */
+export async function requestHeaderCaPems(o: { requestHeader?: { clientCaFile: string } }): Promise<string[]> {
+  const file = o.requestHeader?.clientCaFile;
+  if (!file) return [];
+  return (await loadBundle(file, 'request-header client CA')).map((c) => c.toString());
+}
+
 /** The authenticating proxy from `options.requestHeader`; nothing without `--requestheader-client-ca-file`, as kube. */
 export async function requestHeaderAuthentication(deps: AuthenticationDeps): Promise<AuthenticationPart> {
   const o = deps.options;
