@@ -203,7 +203,8 @@ class Validator implements RuleValidator {
 
   private walk(n: RuleNode, v: unknown, old: { value: unknown } | undefined, path: string, errs: FieldError[], budget: { remaining: number }, parentUnchanged: boolean): void {
     if (v === null || v === undefined) return;
-    const unchanged = old !== undefined ? jsonEqual(old.value, v) : parentUnchanged;
+    // An unchanged parent means an unchanged child (kube ratchets by the nearest correlated ancestor).
+    const unchanged = parentUnchanged || (old !== undefined && jsonEqual(old.value, v));
     this.runRules(n, v, old, path, errs, budget, unchanged);
     if (isObject(v)) {
       const oldObj = old !== undefined && isObject(old.value) ? old.value : undefined;
@@ -211,8 +212,8 @@ class Validator implements RuleValidator {
       for (const [k, cv] of Object.entries(v)) {
         const sub = n.properties?.get(k);
         const co = correlatable && oldObj && k in oldObj ? { value: oldObj[k] } : undefined;
-        if (sub) this.walk(sub, cv, co, childPath(path, k), errs, budget, false);
-        else if (n.additional && !n.schema.properties?.has(k)) this.walk(n.additional, cv, co, keyPath(path, k), errs, budget, false);
+        if (sub) this.walk(sub, cv, co, childPath(path, k), errs, budget, unchanged);
+        else if (n.additional && !n.schema.properties?.has(k)) this.walk(n.additional, cv, co, keyPath(path, k), errs, budget, unchanged);
       }
     } else if (Array.isArray(v) && n.items) {
       const oldList = old !== undefined && Array.isArray(old.value) ? old.value : undefined;
@@ -223,7 +224,7 @@ class Validator implements RuleValidator {
           const hit = oldList.find((o) => isObject(o) && keys.every((k) => jsonEqual(o[k], item[k])));
           if (hit !== undefined) co = { value: hit };
         }
-        this.walk(n.items!, item, co, indexPath(path, i), errs, budget, false);
+        this.walk(n.items!, item, co, indexPath(path, i), errs, budget, unchanged);
       });
     }
   }
@@ -233,6 +234,8 @@ class Validator implements RuleValidator {
     for (const r of n.rules) {
       if (!r.program) continue;
       if (r.usesOldSelf && old === undefined && r.rule.optionalOldSelf !== true) continue;
+      // Ratcheting: a rule without oldSelf on an unchanged value could only produce an error that is dropped.
+      if (!r.usesOldSelf && unchanged) continue;
       const vars: Record<string, unknown> = { self: v };
       if (r.usesOldSelf && old !== undefined) vars.oldSelf = old.value;
       let result: unknown;
@@ -258,7 +261,6 @@ class Validator implements RuleValidator {
         continue;
       }
       if (result === true) continue;
-      if (!r.usesOldSelf && unchanged) continue; // ratcheting: the value did not change
       const at = r.fieldPath.reduce((p, step) => childPath(p, step), path);
       let detail = r.rule.message?.trim() ? r.rule.message.trim() : `failed rule: ${r.rule.rule.trim()}`;
       if (r.message) {

@@ -5,6 +5,9 @@
 import { field, type FieldError } from '../../endpoints/status.ts';
 import { childPath, indexPath, isObject, keyPath, type Structural } from './types.ts';
 import { stableKey } from './value-validation.ts';
+import { subtreeHas } from './structural.ts';
+
+const hasListType = (s: Structural) => subtreeHas(s, 'listtype', (n) => n.listType === 'set' || n.listType === 'map');
 
 export function validateListTypes(obj: unknown, s: Structural, path = ''): FieldError[] {
   const errs: FieldError[] = [];
@@ -13,6 +16,7 @@ export function validateListTypes(obj: unknown, s: Structural, path = ''): Field
 }
 
 function walk(x: unknown, s: Structural, path: string, errs: FieldError[]): void {
+  if (!hasListType(s)) return;
   if (isObject(x)) {
     if (s.additionalProperties !== undefined && s.additionalProperties !== true) {
       for (const [k, v] of Object.entries(x)) walk(v, s.additionalProperties, keyPath(path, k), errs);

@@ -9,6 +9,9 @@ import {
   isDNS1035Label, isQualifiedName, isValidLabelValue, isValidPathSegmentName, isValidPathSegmentPrefix,
 } from '../../api/validation/names.ts';
 import { childPath, indexPath, isObject, keyPath, type Structural } from './types.ts';
+import { subtreeHas } from './structural.ts';
+
+const hasEmbedded = (s: Structural) => subtreeHas(s, 'embedded', (n) => n.embeddedResource);
 
 export function validateEmbeddedResources(x: unknown, s: Structural | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -17,7 +20,7 @@ export function validateEmbeddedResources(x: unknown, s: Structural | undefined,
 }
 
 function walk(x: unknown, s: Structural | undefined, path: string, errs: FieldError[]): void {
-  if (!s) return;
+  if (!s || !hasEmbedded(s)) return;
   if (isObject(x)) {
     if (s.embeddedResource) embedded(x, path, errs);
     for (const [k, v] of Object.entries(x)) {

@@ -45,3 +45,26 @@ export function childSchema(s: Structural, key: string): Structural | undefined 
   if (p) return p;
   return s.additionalProperties === true ? undefined : s.additionalProperties;
 }
+
+const subtreeCache = new Map<string, WeakMap<Structural, boolean>>();
+
+/**
+ * Whether `pred` holds for `s` or any schema below it (properties, additionalProperties, items); memoized
+ * per schema node and predicate name, so walks can skip subtrees with nothing to do.
+ */
+export function subtreeHas(s: Structural, name: string, pred: (n: Structural) => boolean): boolean {
+  let cache = subtreeCache.get(name);
+  if (!cache) {
+    cache = new WeakMap();
+    subtreeCache.set(name, cache);
+  }
+  const hit = cache.get(s);
+  if (hit !== undefined) return hit;
+  cache.set(s, false); // recursion guard (schemas are trees, but be safe)
+  let found = pred(s);
+  if (!found && s.properties) for (const p of s.properties.values()) if (subtreeHas(p, name, pred)) { found = true; break; }
+  if (!found && s.additionalProperties !== undefined && s.additionalProperties !== true) found = subtreeHas(s.additionalProperties, name, pred);
+  if (!found && s.items) found = subtreeHas(s.items, name, pred);
+  cache.set(s, found);
+  return found;
+}
