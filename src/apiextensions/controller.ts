@@ -261,7 +261,8 @@ export class CrdController {
           setCondition(cur, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }, now);
         });
       }
-      const def = served.defs[0]!;
+      // The storage version's store when served: deleting needs no conversion webhook.
+      const def = served.defs.find((d) => !d.crd.webhook) ?? served.defs[0]!;
       const storage = this.opts.registry.lookup(def.group, def.version, def.resource);
       if (storage) {
         const ctx = systemContext();

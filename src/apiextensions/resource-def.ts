@@ -16,7 +16,7 @@ import type { VersionConverter } from '../registry/store-core.ts';
 import type { CrdColumn, CrdScale, CrdSpec, CrdVersion } from './crd.ts';
 import { crdSpec, crdStatus, servedVersions, storageVersionOf } from './crd.ts';
 import { compileJsonPath, jsonPathText } from './jsonpath.ts';
-import { customResourceVersion, type CustomResourceVersion } from './schema-bridge.ts';
+import { crdConverter, customResourceVersion, type CrdConverter, type CustomResourceVersion } from './schema-bridge.ts';
 import type { StructNode } from '../apply/schema-view.ts';
 import type { SchemaNode } from '../endpoints/negotiation/json-scan.ts';
 
@@ -34,6 +34,10 @@ export interface CustomResourceDef extends ResourceDef {
     name: string; uid: string; generation: number; scale?: CrdScale; state: CrdServingState; schema?: Record<string, unknown>;
     /** Around storage: apiVersion rewrite (conversion strategy None) and schema defaults on read. */
     converter: VersionConverter;
+    /** Webhook conversion for a version other than the storage one: served through src/apiextensions/converting-rest.ts. */
+    webhook?: CrdConverter;
+    /** The storage version's def (built even when that version is not served) for `webhook` serving. */
+    storageDef?: CustomResourceDef;
   };
 }
 
@@ -147,50 +151,58 @@ function noneConverter(group: string, served: string, stored: string, custom: Cu
   };
 }
 
-/** Defs for every served version of an established CRD (the storage prefix is shared by all of them). */
-export function buildCustomResourceDefs(crd: KObject, state: CrdServingState): CustomResourceDef[] {
+/** The def serving (or, for the storage version, storing) one version of an established CRD. */
+function versionDef(crd: KObject, v: CrdVersion, state: CrdServingState, converter: CrdConverter | undefined): CustomResourceDef {
   const spec: CrdSpec = crdSpec(crd);
   const accepted = crdStatus(crd).acceptedNames ?? {};
   const plural = accepted.plural || spec.names.plural;
   const kind = accepted.kind || spec.names.kind;
-  const storage = storageVersionOf(spec);
-  const out: CustomResourceDef[] = [];
-  for (const v of servedVersions(spec)) {
-    const subresources: SubresourceDef[] = [];
-    if (v.subresources?.status) subresources.push({ name: 'status', verbs: SUB_VERBS });
-    if (v.subresources?.scale) subresources.push({ name: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUB_VERBS });
-    const custom = customResourceVersion(crd, v.name);
-    const def: CustomResourceDef = {
-      group: spec.group,
-      version: v.name,
-      resource: plural,
-      singular: accepted.singular || spec.names.singular || kind.toLowerCase(),
-      kind,
-      listKind: accepted.listKind || spec.names.listKind || `${kind}List`,
-      namespaced: spec.scope === 'Namespaced',
-      verbs: STANDARD_VERBS,
-      nameRule: 'dns1123-subdomain',
-      storagePrefix: `/registry/${spec.group}/${plural}/`,
-      tableColumns: tableColumnsFor(v),
-      strategy: crStrategy(custom, !!v.subresources?.status, state, spec.group, plural),
-      custom,
-      crd: {
-        name: crd.metadata.name ?? '', uid: crd.metadata.uid ?? '', generation: crd.metadata.generation ?? 0, state,
-        converter: noneConverter(spec.group, v.name, storage ?? v.name, custom),
-        ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
-        ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
-      },
-    };
-    if (storage && storage !== v.name) def.storageVersion = storage;
-    const shortNames = accepted.shortNames ?? spec.names.shortNames;
-    if (shortNames?.length) def.shortNames = shortNames;
-    const categories = accepted.categories ?? spec.names.categories;
-    if (categories?.length) def.categories = categories;
-    if (subresources.length) def.subresources = subresources;
-    const sf = selectableFieldsFor(v);
-    if (sf) def.selectableFields = sf;
-    if (v.deprecated) def.deprecation = { warning: v.deprecationWarning ?? `${spec.group}/${v.name} ${kind} is deprecated` };
-    out.push(def);
+  const storage = storageVersionOf(spec) ?? v.name;
+  const subresources: SubresourceDef[] = [];
+  if (v.subresources?.status) subresources.push({ name: 'status', verbs: SUB_VERBS });
+  if (v.subresources?.scale) subresources.push({ name: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUB_VERBS });
+  const custom = customResourceVersion(crd, v.name);
+  const webhook = converter?.strategy === 'Webhook' && storage !== v.name;
+  const def: CustomResourceDef = {
+    group: spec.group,
+    version: v.name,
+    resource: plural,
+    singular: accepted.singular || spec.names.singular || kind.toLowerCase(),
+    kind,
+    listKind: accepted.listKind || spec.names.listKind || `${kind}List`,
+    namespaced: spec.scope === 'Namespaced',
+    verbs: STANDARD_VERBS,
+    nameRule: 'dns1123-subdomain',
+    storagePrefix: `/registry/${spec.group}/${plural}/`,
+    tableColumns: tableColumnsFor(v),
+    strategy: crStrategy(custom, !!v.subresources?.status, state, spec.group, plural),
+    custom,
+    crd: {
+      name: crd.metadata.name ?? '', uid: crd.metadata.uid ?? '', generation: crd.metadata.generation ?? 0, state,
+      converter: noneConverter(spec.group, v.name, storage, custom),
+      ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
+      ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
+    },
+  };
+  if (webhook) {
+    def.crd.webhook = converter;
+    const sv = spec.versions.find((x) => x.name === storage);
+    if (sv) def.crd.storageDef = versionDef(crd, sv, state, undefined);
   }
-  return out;
+  if (storage !== v.name) def.storageVersion = storage;
+  const shortNames = accepted.shortNames ?? spec.names.shortNames;
+  if (shortNames?.length) def.shortNames = shortNames;
+  const categories = accepted.categories ?? spec.names.categories;
+  if (categories?.length) def.categories = categories;
+  if (subresources.length) def.subresources = subresources;
+  const sf = selectableFieldsFor(v);
+  if (sf) def.selectableFields = sf;
+  if (v.deprecated) def.deprecation = { warning: v.deprecationWarning ?? `${spec.group}/${v.name} ${kind} is deprecated` };
+  return def;
+}
+
+/** Defs for every served version of an established CRD (the storage prefix is shared by all of them). */
+export function buildCustomResourceDefs(crd: KObject, state: CrdServingState): CustomResourceDef[] {
+  const converter = crdConverter(crd);
+  return servedVersions(crdSpec(crd)).map((v) => versionDef(crd, v, state, converter));
 }

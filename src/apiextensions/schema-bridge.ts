@@ -31,6 +31,8 @@ export interface SchemaEngine {
 
 export interface CrdConverter {
   convert(obj: KObject, toApiVersion: string): Promise<KObject>;
+  convertMany(objs: readonly KObject[], toApiVersion: string): Promise<KObject[]>;
+  readonly strategy: 'None' | 'Webhook';
 }
 
 export interface ConversionEngine {

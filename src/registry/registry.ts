@@ -22,6 +22,8 @@ import { createServiceAllocators, type ServiceAllocationOptions } from './servic
 import { ServiceRest } from './services/service-rest.ts';
 import type { Allocators } from './services/allocation.ts';
 import { CrdRest } from '../apiextensions/crd-rest.ts';
+import { ConvertingRest } from '../apiextensions/converting-rest.ts';
+import type { CustomResourceDef } from '../apiextensions/resource-def.ts';
 
 /** What the registry needs from the catalog (src/api/catalog.ts `Catalog` fits). */
 export interface CatalogLike {
@@ -169,6 +171,12 @@ class RegistryImpl implements Registry {
       ...(this.opts.now ? { now: this.opts.now } : {}),
     };
     let storage: RestStorage = def.group === '' && def.resource === 'namespaces' ? new NamespaceStore(opts) : new GenericStore(opts);
+    // Custom resources with webhook conversion: a store of the storage version behind the converter.
+    const crdExt = (def as Partial<CustomResourceDef>).crd;
+    if (crdExt?.webhook && crdExt.storageDef) {
+      const inner = new GenericStore({ ...opts, def: crdExt.storageDef, converter: crdExt.storageDef.crd.converter });
+      storage = new ConvertingRest(def, inner, crdExt.webhook);
+    }
     if (this.serviceAllocators && def.group === '' && def.resource === 'services') storage = new ServiceRest(storage, this.serviceAllocators, () => this.lookup('networking.k8s.io', 'v1', 'servicecidrs'));
     // CRDs: the first delete adds the cleanup finalizer (src/apiextensions/crd-rest.ts).
     if (def.group === 'apiextensions.k8s.io' && def.resource === 'customresourcedefinitions') storage = new CrdRest(storage, this.opts.now);

@@ -1,0 +1,135 @@
+/**
+ * Serving a version of a CRD whose conversion strategy is `Webhook`: the objects live in storage in the
+ * storage version, read and written through a store of that version (`inner`), and every object crossing
+ * this boundary goes through the converter (a ConversionReview to the webhook, src/apiextensions/conversion):
+ *   reads (get/list/watch/delete results): storage version → served version;
+ *   writes (create/update/patch): served version → storage version, and the result back.
+ * Conversion failures surface as the converter's 500 with the webhook's message. Watch events keep their
+ * order (conversions are chained). Converted reads are cached per stored revision, so N watchers or repeated
+ * GETs of one revision cost one review.
+ *
+ * Known difference from kube: validation runs on the storage-version object (the inner store's schema), kube
+ * validates the served version's object before converting it for storage.
+ */
+import type { KObject, ResourceDef } from '../api/types.ts';
+import type { CachedObject, ObjectEvent, ObjectWatch, ObjectWatchSink } from '../storage/cacher/types.ts';
+import type {
+  DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestStorage, UpdateFn, WatchParams, WriteParams,
+} from '../registry/rest.ts';
+import type { CrdConverter } from './schema-bridge.ts';
+
+export class ConvertingRest implements RestStorage {
+  private readonly views = new WeakMap<CachedObject, Promise<CachedObject>>();
+  private readonly servedApi: string;
+  private readonly storedApi: string;
+
+  constructor(readonly def: ResourceDef, private readonly inner: RestStorage, private readonly converter: CrdConverter) {
+    this.servedApi = `${def.group}/${def.version}`;
+    this.storedApi = `${inner.def.group}/${inner.def.version}`;
+  }
+
+  private toServed(o: KObject): Promise<KObject> {
+    return this.converter.convert(o, this.servedApi);
+  }
+
+  private toStored(o: KObject): Promise<KObject> {
+    return this.converter.convert(o, this.storedApi);
+  }
+
+  /** Scale is a Scale: not converted. */
+  private converts(ctx: OpContext): boolean {
+    return ctx.subresource !== 'scale';
+  }
+
+  private view(c: CachedObject): Promise<CachedObject> {
+    let v = this.views.get(c);
+    if (!v) {
+      v = this.toServed(c.object).then((object) => ({ key: c.key, kv: c.kv, object: Object.freeze(object), attrs: c.attrs, encoded: new Map() }));
+      // A failed conversion is not cached: the next read asks the webhook again.
+      v.catch(() => this.views.delete(c));
+      this.views.set(c, v);
+    }
+    return v;
+  }
+
+  async get(ctx: OpContext, name: string, params: GetParams): Promise<CachedObject> {
+    const c = await this.inner.get(ctx, name, params);
+    return this.converts(ctx) ? this.view(c) : c;
+  }
+
+  async list(ctx: OpContext, params: ListParams): Promise<ListResult> {
+    const res = await this.inner.list(ctx, params);
+    const pending = res.items.map((c) => this.views.get(c));
+    const missing = res.items.filter((_, i) => !pending[i]);
+    // One review for everything not converted yet (kube converts a list in one call).
+    const converted = missing.length ? await this.converter.convertMany(missing.map((c) => c.object), this.servedApi) : [];
+    let k = 0;
+    const items = await Promise.all(res.items.map((c, i) => {
+      if (pending[i]) return pending[i];
+      const object = converted[k++]!;
+      const v = Promise.resolve<CachedObject>({ key: c.key, kv: c.kv, object: Object.freeze(object), attrs: c.attrs, encoded: new Map() });
+      this.views.set(c, v);
+      return v;
+    }));
+    return { ...res, items };
+  }
+
+  async watch(ctx: OpContext, params: WatchParams, sink: ObjectWatchSink): Promise<ObjectWatch> {
+    let chain: Promise<unknown> = Promise.resolve();
+    let closed = false;
+    let inner: ObjectWatch | undefined;
+    const close = (err?: Error) => {
+      if (closed) return;
+      closed = true;
+      sink.onClose(err);
+      inner?.dispose();
+    };
+    inner = await this.inner.watch(ctx, params, {
+      onEvent: (ev: ObjectEvent) => {
+        chain = chain.then(async () => {
+          if (closed) return;
+          const object = ev.object ? await this.view(ev.object) : undefined;
+          if (!closed) sink.onEvent({ ...ev, ...(object ? { object } : {}), encoded: new Map() });
+        }).catch((e: unknown) => close(e instanceof Error ? e : new Error(String(e))));
+      },
+      onClose: (err) => {
+        chain = chain.then(() => close(err));
+      },
+    });
+    return {
+      dispose: () => {
+        closed = true;
+        inner?.dispose();
+      },
+    };
+  }
+
+  async create(ctx: OpContext, obj: KObject, params: WriteParams): Promise<KObject> {
+    return this.toServed(await this.inner.create(ctx, await this.toStored(obj), params));
+  }
+
+  async update(ctx: OpContext, name: string, obj: KObject, params: WriteParams): Promise<{ object: KObject; created: boolean }> {
+    if (!this.converts(ctx)) return this.inner.update(ctx, name, obj, params);
+    const res = await this.inner.update(ctx, name, await this.toStored(obj), params);
+    return { ...res, object: await this.toServed(res.object) };
+  }
+
+  async guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean }): Promise<{ object: KObject; created: boolean }> {
+    if (!this.converts(ctx)) return this.inner.guaranteedUpdate(ctx, name, mutate, params);
+    const res = await this.inner.guaranteedUpdate(ctx, name, async (cur) => {
+      const served = cur ? await this.toServed(cur) : undefined;
+      return this.toStored(await mutate(served));
+    }, params);
+    return { ...res, object: await this.toServed(res.object) };
+  }
+
+  async delete(ctx: OpContext, name: string, params: DeleteParams): Promise<DeleteResult> {
+    const res = await this.inner.delete(ctx, name, params);
+    return { ...res, object: await this.toServed(res.object) };
+  }
+
+  async deleteCollection(ctx: OpContext, list: ListParams, params: DeleteParams): Promise<KObject[]> {
+    const items = await this.inner.deleteCollection(ctx, list, params);
+    return this.converter.convertMany(items, this.servedApi);
+  }
+}
