@@ -78,7 +78,8 @@ export function compileError(source: string, err: unknown, knownFunctions?: Read
   if (err instanceof CelCompileError) return err;
   const e = err as CelJsError;
   if (typeof e?.message !== 'string') return new CelCompileError(`compilation failed: ${String(err)}`);
-  return new CelCompileError(`compilation failed: ${formatCelError(source, offsetOf(e), celGoMessage(e, knownFunctions))}`);
+  const message = celGoMessage(e, knownFunctions).replaceAll('__k_', '');
+  return new CelCompileError(`compilation failed: ${formatCelError(source, offsetOf(e), message)}`);
 }
 
 /** cel-go's runtime error wording for a cel-js evaluation error. */

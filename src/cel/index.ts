@@ -18,7 +18,8 @@
 import { boundEnv } from './env.ts';
 import { compileError, evalError } from './errors.ts';
 import { estimateCost } from './cost.ts';
-import { CostMeter, markCostOperands, withMeter } from './runtime-cost.ts';
+import { allNodes, CostMeter, markCostOperands, withMeter } from './runtime-cost.ts';
+import { renameOverridden } from './lib/register.ts';
 import { fromCel, toCel } from './values.ts';
 import { CelCompileError, CelCostLimitError, type CelEnvOptions, type CelProgram, type CelType } from './contract.ts';
 
@@ -47,6 +48,7 @@ export function compileCel(source: string, env: CelEnvOptions): CelProgram {
   } catch (e) {
     throw compileError(source, e, bound.functions);
   }
+  renameOverridden(allNodes(parsed.ast));
   const checked = parsed.check();
   if (!checked.valid) throw compileError(source, checked.error, bound.functions);
   markCostOperands(parsed.ast);

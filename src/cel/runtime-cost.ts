@@ -105,14 +105,8 @@ function nodeCost(node: Node): number | ((n: Node) => number) {
       if (name === 'contains' || name === 'startsWith' || name === 'endsWith') {
         return () => 1 + Math.ceil(sizeOf(last(recv)) * STRING_TRAVERSAL);
       }
-      if (name === 'matches' && args.length === 1) {
-        return () => regexCost(sizeOf(last(recv)), sizeOf(last(args[0])));
-      }
-      return 1;
-    }
-    case 'call': {
-      const [name, args] = node.args as [string, Node[]];
-      if (name === 'matches' && args.length === 2) return () => regexCost(sizeOf(last(args[0])), sizeOf(last(args[1])));
+      // Library functions (matches, find, …) charge their own size-dependent cost.
+      void args;
       return 1;
     }
     default:

@@ -3,12 +3,25 @@
  * ext.Strings v2, ext.Sets, URLs, Regex, Lists, Quantity, IP, CIDR, Format, Semver v1, two-variable
  * comprehensions. The authz library is left out (no authorizer inside CEL here).
  */
-import type { Environment } from '@marcbachmann/cel-js';
 import type { CelProfile } from '../contract.ts';
-
-type CelJsEnv = InstanceType<typeof Environment>;
+import type { CelJsEnv } from './register.ts';
+import { registerStrings } from './strings.ts';
+import { registerRegex } from './regex.ts';
+import { registerLists } from './lists.ts';
+import { registerNet } from './net.ts';
+import { registerQuantity } from './quantity.ts';
+import { registerURLs } from './urls.ts';
+import { registerFormat } from './format.ts';
+import { registerSemver } from './semver.ts';
 
 /** Register every library on a fresh base environment. */
-export function registerLibraries(_env: CelJsEnv, _profile: CelProfile): void {
-  // Libraries are added one file each (see the imports above as they land).
+export function registerLibraries(env: CelJsEnv, _profile: CelProfile): void {
+  registerStrings(env);
+  registerRegex(env);
+  registerLists(env);
+  registerURLs(env);
+  registerQuantity(env);
+  registerNet(env);
+  registerFormat(env);
+  registerSemver(env);
 }
