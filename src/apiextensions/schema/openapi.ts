@@ -32,7 +32,7 @@ const META_DESC = 'Standard object metadata.';
 const PASS_KEYS = [
   'description', 'type', 'format', 'title', 'default', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
   'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'multipleOf', 'enum', 'maxProperties',
-  'minProperties', 'required', 'nullable', 'example', 'externalDocs',
+  'minProperties', 'required', 'nullable',
   'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string',
   'x-kubernetes-list-map-keys', 'x-kubernetes-list-type', 'x-kubernetes-map-type', 'x-kubernetes-validations',
 ] as const;
@@ -40,7 +40,13 @@ const PASS_KEYS = [
 /** The user's schema node rendered for a dialect (recursively). */
 function render(p: JSONSchemaProps, dialect: Dialect, resourceRoot: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of PASS_KEYS) if (p[k] !== undefined) out[k] = p[k];
+  // Go's omitempty: false booleans and empty lists are not published (nor example/externalDocs, which kube's
+  // structural schema does not carry).
+  for (const k of PASS_KEYS) {
+    const v = p[k];
+    if (v === undefined || (v === false && k !== 'default') || (Array.isArray(v) && v.length === 0 && k !== 'default')) continue;
+    out[k] = v;
+  }
   if ((p as Record<string, unknown>)[NULLABLE_MARK] === true) out[NULLABLE_MARK] = true;
   const preserve = p['x-kubernetes-preserve-unknown-fields'] === true;
   if (dialect === 'v3') {
@@ -129,7 +135,7 @@ export interface KindOpenApiOptions {
   /** The version's openAPIV3Schema (undefined: none, published as a bare object). */
   readonly schema: JSONSchemaProps | undefined;
   readonly dialect: Dialect;
-  /** selectableFields json paths, published as `x-kubernetes-selectable-fields` (v1.33: v3 only). */
+  /** selectableFields json paths, published as `x-kubernetes-selectable-fields` (both dialects, CustomResourceFieldSelectors is GA). */
   readonly selectableFields?: readonly string[];
 }
 
@@ -147,7 +153,7 @@ export function kindDefinitions(o: KindOpenApiOptions): Record<string, Record<st
   }
   kindSchema['x-kubernetes-group-version-kind'] = [{ group: o.group, kind: o.kind, version: o.version }];
   const selectable = o.selectableFields?.length ? o.selectableFields.map((p) => ({ fieldPath: p.replace(/^\./, '') })) : undefined;
-  if (selectable && o.dialect === 'v3') kindSchema['x-kubernetes-selectable-fields'] = selectable;
+  if (selectable) kindSchema['x-kubernetes-selectable-fields'] = selectable;
   const list: Record<string, unknown> = {
     description: `${o.listKind} is a list of ${o.kind}`,
     properties: {
@@ -160,7 +166,7 @@ export function kindDefinitions(o: KindOpenApiOptions): Record<string, Record<st
     type: 'object',
     'x-kubernetes-group-version-kind': [{ group: o.group, kind: o.listKind, version: o.version }],
   };
-  if (selectable && o.dialect === 'v3') list['x-kubernetes-selectable-fields'] = selectable;
+  if (selectable) list['x-kubernetes-selectable-fields'] = selectable;
   return { [name]: kindSchema, [listName]: list };
 }
 
