@@ -131,8 +131,12 @@ void test('start: validation and decoding errors name the file and the fields', 
   });
   await assert.rejects(startServer({ authenticationConfigFile: path.join(dir, 'missing.yaml') }), /failed to load authentication configuration from file .*missing\.yaml.*ENOENT/);
   writeConfig([jwtFor(a, { issuer: { url: 'https://kubernetes.default.svc.cluster.local', audiences: ['x'] } })], undefined, bad);
-  await assert.rejects(startServer({ authenticationConfigFile: bad, serviceAccounts: { issuers: ['https://kubernetes.default.svc.cluster.local'] } }),
-    /jwt\[0\]\.issuer\.url: Invalid value: "https:\/\/kubernetes\.default\.svc\.cluster\.local": URL must not overlap with disallowed issuers/);
+  // the service account issuer, configured or defaulted, is not available to JWT authenticators
+  await assert.rejects(startServer({ authenticationConfigFile: bad }),
+    /jwt\[0\]\.issuer\.url: Invalid value: "https:\/\/kubernetes\.default\.svc\.cluster\.local": URL must not overlap with disallowed issuers: \[https:\/\/kubernetes\.default\.svc\.cluster\.local\]/);
+  writeConfig([jwtFor(a, { issuer: { url: 'https://sa.example', audiences: ['x'] } })], undefined, bad);
+  await assert.rejects(startServer({ authenticationConfigFile: bad, serviceAccounts: { issuers: ['https://sa.example', 'https://old.example'] } }),
+    /URL must not overlap with disallowed issuers: \[https:\/\/old\.example https:\/\/sa\.example\]/);
   writeConfig([], { enabled: true }, bad);
   await assert.rejects(startServer({ authenticationConfigFile: bad, featureGates: { StructuredAuthenticationConfiguration: false } }),
     { message: 'set --feature-gates=StructuredAuthenticationConfiguration=true to use authentication-config file' });

@@ -17,6 +17,7 @@ import {
 import { aggregate, validateAuthenticationConfiguration, validateJwtAuthenticator, type CelMappers } from './validate.ts';
 import { ALL_SIGNING_ALGS, IssuerAuthenticator, untrustedIssuer } from './authenticator.ts';
 import { watchFile, type FileWatch } from './reload.ts';
+import { DEFAULT_ISSUER } from '../serviceaccount/config.ts';
 
 export { ALL_SIGNING_ALGS } from './authenticator.ts';
 
@@ -41,6 +42,12 @@ export interface JwtTuning {
 
 /** Optional extras the integrator may set on the options: whether `--anonymous-auth` was given explicitly. */
 type WithFlagTracking = ResolvedOptions & { anonymousAuthFlagSet?: boolean };
+
+/** The service account issuers (with the service account module's default): no JWT authenticator may claim them. */
+function disallowedIssuers(o: ResolvedOptions): string[] {
+  const issuers = o.serviceAccounts?.issuers ?? ([] as string[]);
+  return issuers.length ? [...issuers] : [DEFAULT_ISSUER];
+}
 
 function gate(o: ResolvedOptions, name: string): boolean {
   return o.featureGates?.[name] ?? true; // both gates read here are beta and on by default in v1.33
@@ -86,7 +93,7 @@ function tokenAuthenticator(current: () => Built, log: (l: string) => void): Tok
 
 function validated(config: AuthenticationConfiguration, o: ResolvedOptions): CelMappers[] {
   const r = validateAuthenticationConfiguration(config, {
-    disallowedIssuers: o.serviceAccounts?.issuers ?? [],
+    disallowedIssuers: disallowedIssuers(o),
     anonymousConfigurable: gate(o, 'AnonymousAuthConfigurableEndpoints'),
   });
   if (r.errors.length) throw new OptionsError(`invalid authentication configuration: ${aggregate(r.errors)}`);
@@ -137,7 +144,7 @@ export async function createJwtAuthentication(deps: AuthenticationDeps, t: JwtTu
     try {
       cfg = decodeAuthenticationConfiguration(next);
       const r = validateAuthenticationConfiguration(cfg, {
-        disallowedIssuers: o.serviceAccounts?.issuers ?? [], anonymousConfigurable: gate(o, 'AnonymousAuthConfigurableEndpoints'),
+        disallowedIssuers: disallowedIssuers(o), anonymousConfigurable: gate(o, 'AnonymousAuthConfigurableEndpoints'),
       });
       const errs = [...r.errors];
       if (JSON.stringify(cfg.anonymous ?? null) !== originalAnonymous) errs.push(field.forbidden('anonymous', 'changed from initial configuration file'));
@@ -195,7 +202,7 @@ async function fromFlags(o: ResolvedOptions, log: (l: string) => void, t: JwtTun
     }
   }
   const config = oidcFlagsToJwtAuthenticator(oidc, caPem);
-  const r = validateJwtAuthenticator(config, 'jwt[0]', new Set(o.serviceAccounts?.issuers ?? []));
+  const r = validateJwtAuthenticator(config, 'jwt[0]', new Set(disallowedIssuers(o)));
   if (r.errors.length) throw new OptionsError(`invalid authentication configuration: ${aggregate(r.errors)}`);
   const built = build([config], [r.mappers], algs, log, t);
   return {
