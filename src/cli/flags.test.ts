@@ -56,7 +56,7 @@ void test('durations, maps and token file', () => {
 
 void test('authorization modes: unknown refused, later ones refused by name', () => {
   assert.throws(() => parseCommandLine(['--authorization-mode=Foo']), /authorization-mode "Foo" is not a valid mode/);
-  assert.throws(() => parseCommandLine(['--authorization-mode=RBAC']), /RBAC authorization is not implemented yet/);
+  assert.deepEqual(parseCommandLine(['--authorization-mode=RBAC']).options.authorizationMode, ['RBAC']);
   assert.throws(() => parseCommandLine(['--authorization-mode=AlwaysAllow,AlwaysAllow']), /more than once/);
   assert.deepEqual(parseCommandLine(['--authorization-mode=AlwaysDeny,AlwaysAllow']).options.authorizationMode, ['AlwaysDeny', 'AlwaysAllow']);
 });
