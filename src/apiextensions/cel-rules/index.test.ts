@@ -88,7 +88,7 @@ describe('CEL validation rules: evaluate', () => {
   it('the root self has apiVersion, kind and metadata.name', () => {
     const s: JSONSchemaProps = { type: 'object', 'x-kubernetes-validations': [{ rule: "self.metadata.name.startsWith('ok-')", message: 'bad name' }] };
     assert.deepEqual(run(s, { apiVersion: 'g/v1', kind: 'K', metadata: { name: 'ok-1' } }), []);
-    assert.deepEqual(run(s, { apiVersion: 'g/v1', kind: 'K', metadata: { name: 'no' } }), [': Invalid value: "object": bad name']);
+    assert.deepEqual(run(s, { apiVersion: 'g/v1', kind: 'K', metadata: { name: 'no' } }), ['<nil>: Invalid value: "object": bad name']);
   });
 
   it('evaluates rules on list items and map values with their paths', () => {

@@ -54,6 +54,9 @@ export interface RuleValidator {
   validate(obj: unknown, old: unknown): FieldError[];
 }
 
+/** How apimachinery prints a nil field.Path: errors about the whole object. */
+const NIL = '<nil>';
+
 const usesOldSelf = (src: string) => /\boldSelf\b/.test(src);
 
 function costMessage(name: string, cost: number, limit: number): string {
@@ -116,7 +119,7 @@ function compileNode(s: Structural, path: string, isRoot: boolean, cardinality: 
 function compileNodeRules(s: Structural, path: string, isRoot: boolean, cardinality: number, ctx: CompileCtx): CompiledRule[] {
   const list = s.validations ?? [];
   if (list.length === 0) return [];
-  const selfSchema = (isRoot ? { ...s.props, 'x-kubernetes-embedded-resource': true } : s.props) as CelSchema;
+  const selfSchema = (isRoot ? rootSelfSchema(s.props) : s.props) as CelSchema;
   const { type, sizeHints } = celTypeFromSchema(selfSchema, { name: 'self' });
   const out: CompiledRule[] = [];
   list.forEach((rule, i) => {
@@ -169,6 +172,19 @@ function compileNodeRules(s: Structural, path: string, isRoot: boolean, cardinal
     out.push({ rule, ...(program ? { program } : {}), ...(message ? { message } : {}), usesOldSelf: old, fieldPath: fp });
   });
   return out;
+}
+
+/** kube's WithTypeAndObjectMeta: the root `self` has apiVersion, kind and metadata with name/generateName only. */
+function rootSelfSchema(p: JSONSchemaProps): JSONSchemaProps {
+  return {
+    ...p,
+    properties: {
+      ...(p.properties ?? {}),
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } },
+    },
+  };
 }
 
 function ruleString(r: ValidationRule): string {
@@ -246,22 +262,22 @@ class Validator implements RuleValidator {
       } catch (e) {
         if (e instanceof CelCostLimitError) {
           if (budget.remaining < PER_CALL_LIMIT) {
-            errs.push(field.invalid(path, type, 'validation failed due to running out of cost budget, no further validation rules will be run'));
+            errs.push(field.invalid(path || NIL, type, 'validation failed due to running out of cost budget, no further validation rules will be run'));
           } else {
-            errs.push(field.invalid(path, type, `'${e.message}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleString(r.rule)}`));
+            errs.push(field.invalid(path || NIL, type, `'${e.message}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleString(r.rule)}`));
           }
           throw new BudgetExhausted();
         }
         const msg = e instanceof Error ? e.message : String(e);
         if (msg.startsWith('no such overload')) {
-          errs.push(field.invalid(path, type, `'${msg}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleString(r.rule)}`));
+          errs.push(field.invalid(path || NIL, type, `'${msg}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleString(r.rule)}`));
         } else {
-          errs.push(field.invalid(path, type, `${msg} evaluating rule: ${ruleString(r.rule)}`));
+          errs.push(field.invalid(path || NIL, type, `${msg} evaluating rule: ${ruleString(r.rule)}`));
         }
         continue;
       }
       if (result === true) continue;
-      const at = r.fieldPath.reduce((p, step) => childPath(p, step), path);
+      const at = r.fieldPath.reduce((p, step) => childPath(p, step), path) || NIL;
       let detail = r.rule.message?.trim() ? r.rule.message.trim() : `failed rule: ${r.rule.rule.trim()}`;
       if (r.message) {
         try {

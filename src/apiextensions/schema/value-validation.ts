@@ -97,8 +97,11 @@ function runeLength(s: string): number {
 export function validateValue(value: unknown, s: JSONSchemaProps, path: string, old?: Correlated): FieldError[] {
   const errs: FieldError[] = [];
   validateNode(value, s, path, old, errs);
-  return errs;
+  // Errors about the validated value itself have a nil path in kube, printed `<nil>`.
+  return errs.map((e) => (e.field !== '' ? e : e instanceof TypeInvalidError ? new TypeInvalidError(NIL, e.value, e.detail) : new FieldError(e.type, NIL, e.detail, e.value, e.hasValue)));
 }
+
+const NIL = '<nil>';
 
 function validateNode(v: unknown, s: JSONSchemaProps, path: string, old: Correlated | undefined, errs: FieldError[]): void {
   if (old !== undefined && jsonEqual(old.value, v)) return;
@@ -219,7 +222,8 @@ function validateNode(v: unknown, s: JSONSchemaProps, path: string, old: Correla
 export function underPath(errs: FieldError[], prefix: string): FieldError[] {
   if (!prefix) return errs;
   return errs.map((e) => {
-    const p = e.field ? (e.field.startsWith('[') ? `${prefix}${e.field}` : `${prefix}.${e.field}`) : prefix;
+    const rel = e.field === NIL ? '' : e.field;
+    const p = rel ? (rel.startsWith('[') ? `${prefix}${rel}` : `${prefix}.${rel}`) : prefix;
     return e instanceof TypeInvalidError ? new TypeInvalidError(p, e.value, e.detail) : new FieldError(e.type, p, e.detail, e.value, e.hasValue);
   });
 }
