@@ -107,7 +107,7 @@ describe('value validation', () => {
     });
     const old = { spec: { m: [{ k: 'x', v: 'bad' }], a: [{ k: 'x', v: 'bad' }] } };
     assert.deepEqual(run(s, { spec: { m: [{ k: 'y', v: 'o' }, { k: 'x', v: 'bad' }], a: [{ k: 'y', v: 'o' }, { k: 'x', v: 'bad' }] } }, old), [
-      'spec.a[1].v: Too long: may not be more than 1 bytes',
+      'spec.a[1].v: Too long: may not be more than 1 byte',
     ]);
   });
 });

@@ -154,7 +154,7 @@ function validateNode(v: unknown, s: JSONSchemaProps, path: string, old: Correla
   }
   // 3. string
   if (typeof v === 'string') {
-    if (typeof s.maxLength === 'number' && runeLength(v) > s.maxLength) errs.push(field.tooLong(path, v, s.maxLength));
+    if (typeof s.maxLength === 'number' && runeLength(v) > s.maxLength) errs.push(tooLong(path, s.maxLength));
     if (typeof s.minLength === 'number' && runeLength(v) < s.minLength) errs.push(invalid(path, v, `should be at least ${s.minLength} chars long`));
     if (typeof s.pattern === 'string' && s.pattern !== '') {
       const re = compilePattern(s.pattern);
@@ -230,7 +230,12 @@ export function underPath(errs: FieldError[], prefix: string): FieldError[] {
 
 /** apimachinery's TooMany, whose body carries the actual count: `Too many: 5: must have at most 3 items`. */
 export function tooMany(path: string, actual: number, max: number): FieldError {
-  return new FieldError('FieldValueTooMany', path, `${actual}: must have at most ${max} items`);
+  return new FieldError('FieldValueTooMany', path, `${actual}: must have at most ${max} ${max === 1 ? 'item' : 'items'}`);
+}
+
+/** apimachinery's TooLong (`may not be more than 1 byte` / `… 5 bytes`). */
+export function tooLong(path: string, max: number): FieldError {
+  return new FieldError('FieldValueTooLong', path, `may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}`);
 }
 
 function hasDuplicates(v: unknown[]): boolean {
