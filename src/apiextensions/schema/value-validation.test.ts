@@ -77,7 +77,7 @@ describe('value validation', () => {
       'spec.l[0].name: Required value',
       'spec.l[1].name: Invalid value: "integer": spec.l[1].name in body must be of type string: "integer"',
       'spec.l[2].name: Required value',
-      'spec.m: Too many: 2: must have at most 1 items',
+      'spec.m: Too many: 2: must have at most 1 item',
       'spec.m.b: Invalid value: "string": spec.m.b in body must be of type integer: "string"',
     ]);
   });
