@@ -73,15 +73,30 @@ function schemaOf(v: J): JSONSchemaProps | undefined {
   return isObject(s) ? (s as JSONSchemaProps) : undefined;
 }
 
-/** Schema errors for all versions of a CRD (see the module comment). `old` is accepted for ratcheting rules. */
-export function validateCrdSchemas(crd: KObject, _old: KObject | undefined): FieldError[] {
+/**
+ * Schema errors for all versions of a CRD (see the module comment). On update (`old`), an error the same
+ * version's old schema already had at the same place is not reported again: kube lets a stored CRD keep what
+ * newer validation would refuse (its requireValidPropertyType / requirePrunedDefaults / requireAtomicSetType
+ * / requireMapListKeysMapSetValidation / pre-existing CEL expression ratchets), so an unrelated edit does not
+ * fail on an old schema.
+ */
+export function validateCrdSchemas(crd: KObject, old: KObject | undefined): FieldError[] {
   const errs: FieldError[] = [];
+  const oldByName = new Map(old ? versionsOf(old).map((v) => [String(v['name'] ?? ''), v]) : []);
   versionsOf(crd).forEach((v, i) => {
     const schema = schemaOf(v);
     if (!schema) return;
     const path = `spec.versions[${i}].schema.openAPIV3Schema`;
     const statusEnabled = isObject(obj(v['subresources'])['status']);
-    errs.push(...validateOneSchema(schema, path, statusEnabled));
+    let found = validateOneSchema(schema, path, statusEnabled);
+    const ov = oldByName.get(String(v['name'] ?? ''));
+    const oldSchema = ov ? schemaOf(ov) : undefined;
+    if (found.length > 0 && ov && oldSchema) {
+      const key = (e: FieldError) => `${e.field.slice(e.field.indexOf('.openAPIV3Schema'))}\u0000${e.body()}`;
+      const before = new Set(validateOneSchema(oldSchema, 'spec.versions[0].schema.openAPIV3Schema', isObject(obj(ov['subresources'])['status'])).map(key));
+      found = found.filter((e) => !before.has(key(e)));
+    }
+    errs.push(...found);
   });
   return errs;
 }

@@ -185,3 +185,22 @@ describe('defaults in schemas', () => {
     ]);
   });
 });
+
+describe('validateCrdSchemas', () => {
+  const crd = (replicas: JSONSchemaProps, extra: Record<string, JSONSchemaProps> = {}) => ({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'ws.g.example.com' },
+    spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas, ...extra } } } } } }] },
+  });
+  it('reports per-version paths', async () => {
+    const { validateCrdSchemas } = await import('./index.ts');
+    assert.deepEqual(validateCrdSchemas(crd({ type: 'integer', default: 'x' }), undefined).map(String), [
+      `${P}.properties[spec].properties[replicas].default: Invalid value: "string": in body must be of type integer: "string"`,
+    ]);
+  });
+  it('on update, keeps quiet about errors the old schema already had', async () => {
+    const { validateCrdSchemas } = await import('./index.ts');
+    const old = crd({ type: 'integer', default: 'x' });
+    assert.deepEqual(validateCrdSchemas(crd({ type: 'integer', default: 'x' }, { color: { type: 'string' } }), old).map(String), []);
+    assert.equal(validateCrdSchemas(crd({ type: 'integer', default: 'x' }, { color: { type: 'string', default: 1 } }), old).length, 1);
+  });
+});
