@@ -37,6 +37,12 @@ export interface TestOidcProvider {
   down: boolean;
   /** Count of JWKS fetches. */
   jwksFetches: number;
+  /**
+   * Served signed (with iss/aud/exp filled in) at `<issuer>/distributed` to callers presenting
+   * `Bearer <distributedToken>`: an OpenID distributed-claims source.
+   */
+  distributedClaims?: Record<string, unknown>;
+  distributedToken: string;
   /** Signs `claims` as they are (no defaults). */
   sign(claims: Record<string, unknown>, opts?: { key?: SigningKey; header?: Record<string, unknown> }): Promise<string>;
   /** An ID token with iss, aud, iat, exp (+1h) filled in; `claims` override them (undefined removes). */
@@ -66,7 +72,7 @@ export async function startOidcProvider(o: OidcProviderOptions = {}): Promise<Te
   const serving = await issue({ subject: { cn: '127.0.0.1' }, issuer: ca, usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: ['localhost'] });
   let url = '';
   const p: TestOidcProvider = {
-    url: '', caPem: ca.certPem, ca, audience: o.audience ?? 'keelson', keys: [await makeKey()], down: false, jwksFetches: 0,
+    url: '', caPem: ca.certPem, ca, audience: o.audience ?? 'keelson', keys: [await makeKey()], down: false, jwksFetches: 0, distributedToken: 'claims-access-token',
     async sign(claims, opts = {}) {
       const key = opts.key ?? p.keys[0]!;
       return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT', ...opts.header }).sign(key.privateKey);
@@ -99,6 +105,14 @@ export async function startOidcProvider(o: OidcProviderOptions = {}): Promise<Te
     if (path === '/oidc/keys') {
       p.jwksFetches++;
       return send(200, { keys: p.keys.map((k) => k.jwk) });
+    }
+    if (path === '/oidc/distributed' && p.distributedClaims) {
+      if (req.headers.authorization !== `Bearer ${p.distributedToken}`) return send(401, { error: 'unauthorized' });
+      void p.token(p.distributedClaims).then((jwt) => {
+        res.writeHead(200, { 'content-type': 'application/jwt' });
+        res.end(jwt);
+      });
+      return;
     }
     send(404, { error: 'not found' });
   });

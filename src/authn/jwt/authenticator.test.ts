@@ -231,3 +231,42 @@ void test('CEL: username/groups/uid/extra expressions, claim and user validation
     await idp2.stop();
   }
 });
+
+void test('distributed claims: groups fetched from the claim source (with its access token) and verified', async () => {
+  const idp = await startOidcProvider();
+  const other = await startOidcProvider({ ca: idp.ca });
+  const a = authenticatorFor(idp, (c) => { c.claimMappings.groups = { claim: 'groups', prefix: '' }; });
+  const distributed = (p: TestOidcProvider, token = p.distributedToken): Record<string, unknown> => ({
+    _claim_names: { groups: 'src1' }, _claim_sources: { src1: { endpoint: `${p.url}/distributed`, access_token: token } },
+  });
+  try {
+    await ready(a);
+    idp.distributedClaims = { groups: ['from-source'] };
+    assert.deepEqual(user(await a.authenticate(await idp.token({ sub: 'jane', ...distributed(idp) }))), { username: 'jane', groups: ['from-source'] });
+    // a claim in the token itself wins; no source is asked
+    idp.distributedClaims = undefined;
+    assert.deepEqual(user(await a.authenticate(await idp.token({ sub: 'jane', groups: ['inline'], ...distributed(idp) }))), { username: 'jane', groups: ['inline'] });
+    assert.match(errorOf(await a.authenticate(await idp.token({ sub: 'jane', ...distributed(idp) }))), /could not expand distributed claims: while getting distributed claim "groups": 404/);
+    idp.distributedClaims = { groups: ['x'] };
+    assert.match(errorOf(await a.authenticate(await idp.token({ sub: 'jane', ...distributed(idp, 'wrong') }))), /401/);
+    assert.match(errorOf(await a.authenticate(await idp.token({ sub: 'jane', _claim_names: { groups: 'nope' }, _claim_sources: {} }))), /missing in _claims_sources/);
+    // a source JWT from another issuer: verified with that issuer's keys once its discovery finished (kube: lazily)
+    other.distributedClaims = { groups: ['elsewhere'], aud: idp.audience };
+    const t = await idp.token({ sub: 'jane', ...distributed(other) });
+    assert.match(errorOf(await a.authenticate(t)), /verifier not initialized for issuer/);
+    let r: JwtResult | undefined;
+    for (let i = 0; i < 200; i++) {
+      r = await a.authenticate(t);
+      if (r && 'user' in r) break;
+      await sleep(25);
+    }
+    assert.deepEqual(user(r), { username: 'jane', groups: ['elsewhere'] });
+    // a source JWT for another audience is refused
+    other.distributedClaims = { groups: ['elsewhere'], aud: 'not-us' };
+    assert.match(errorOf(await a.authenticate(t)), /verify distributed claim token: .*expected audience/);
+  } finally {
+    a.stop();
+    await idp.stop();
+    await other.stop();
+  }
+});

@@ -12,7 +12,7 @@ import type { UserInfo } from '../../api/types.ts';
 import type { JwtAuthenticatorConfig } from './config.ts';
 import type { CelMappers, CompiledRule } from './validate.ts';
 import { evaluate } from './cel.ts';
-import { OidcProvider, type Jwk } from './provider.ts';
+import { OidcProvider, getText, type Jwk } from './provider.ts';
 
 /** kube's allowlist of asymmetric algorithms. */
 export const ALL_SIGNING_ALGS = ['ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'RS256', 'RS384', 'RS512'];
@@ -120,6 +120,8 @@ export class IssuerAuthenticator {
   private ready = false;
   private lastError = '';
   private readyWaiters: (() => void)[] = [];
+  /** Verifiers for the issuers of distributed-claim JWTs, created on first use (kube's claimResolver). */
+  private readonly claimVerifiers = new Map<string, IssuerAuthenticator>();
 
   constructor(private readonly o: IssuerAuthenticatorOptions) {
     this.issuerUrl = o.config.issuer.url;
@@ -173,6 +175,7 @@ export class IssuerAuthenticator {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.provider.stop();
+    for (const v of this.claimVerifiers.values()) v.stop();
     for (const w of this.readyWaiters.splice(0)) w();
   }
 
@@ -182,6 +185,7 @@ export class IssuerAuthenticator {
     if (!this.ready) return { error: 'oidc: authenticator not initialized' };
     try {
       const claims = await this.verify(token);
+      await this.expandDistributedClaims(claims);
       return { user: this.userFrom(claims) };
     } catch (e) {
       if (e instanceof TokenError) return { error: e.message };
@@ -226,6 +230,67 @@ export class IssuerAuthenticator {
     }
     if (!(await this.verifySignature(token, alg, header.kid))) fail('oidc: verify token: failed to verify signature: failed to verify id token signature');
     return claims;
+  }
+
+  /**
+   * OpenID distributed claims for the groups claim (kube's claimResolver.expand): when the token lacks the
+   * claim but `_claim_names` points it at a `_claim_sources` endpoint, the JWT fetched from there (with its
+   * access token) is verified like an ID token of its own issuer and the claim is taken from it.
+   */
+  private async expandDistributedClaims(claims: Record<string, unknown>): Promise<void> {
+    const claim = this.o.config.claimMappings.groups.claim;
+    if (!claim || Object.hasOwn(claims, claim) || !Object.hasOwn(claims, '_claim_names')) return;
+    const bad = (m: string): never => fail(`oidc: could not expand distributed claims: ${m}`);
+    const names = claims._claim_names;
+    if (!names || typeof names !== 'object' || Array.isArray(names) || Object.values(names).some((v) => typeof v !== 'string')) {
+      bad('oidc: error parsing distributed claim names: json: cannot unmarshal into Go value of type map[string]string');
+    }
+    if (!Object.hasOwn(claims, '_claim_sources')) bad('oidc: no claim sources');
+    const sources = claims._claim_sources as Record<string, { endpoint?: unknown; access_token?: unknown } | undefined>;
+    if (!sources || typeof sources !== 'object' || Array.isArray(sources)) bad('oidc: could not parse claim sources');
+    const src = (names as Record<string, string>)[claim];
+    if (src === undefined) return;
+    const ep = Object.hasOwn(sources, src) ? sources[src] : undefined;
+    if (!ep || typeof ep !== 'object') return bad(`id token _claim_names contained a source ${src} missing in _claims_sources`);
+    if (typeof ep.endpoint !== 'string' || !ep.endpoint) return; // an aggregated claim (JWT inline): not supported, as kube
+    let jwt: string;
+    try {
+      jwt = (await getText(ep.endpoint, {
+        caPem: this.o.config.issuer.certificateAuthority, timeoutMs: this.o.timeoutMs ?? 30_000,
+        bearer: typeof ep.access_token === 'string' ? ep.access_token : undefined,
+      })).trim();
+    } catch (e) {
+      return bad(`while getting distributed claim ${JSON.stringify(claim)}: ${(e as Error).message}`);
+    }
+    const iss = untrustedIssuer(jwt);
+    if (iss === undefined) return bad(`getting untrusted issuer from endpoint ${ep.endpoint} failed for claim ${JSON.stringify(claim)}: malformed token`);
+    const verifier = this.claimVerifier(iss);
+    if (!verifier.ready) bad(`verifying untrusted issuer ${iss} failed: verifier not initialized for issuer: ${JSON.stringify(iss)}`);
+    let distributed: Record<string, unknown>;
+    try {
+      distributed = await verifier.verify(jwt);
+    } catch (e) {
+      return bad(`verify distributed claim token: ${(e as Error).message}`);
+    }
+    if (!Object.hasOwn(distributed, claim)) bad(`jwt returned by distributed claim endpoint ${JSON.stringify(ep.endpoint)} did not contain claim: ${claim}`);
+    claims[claim] = distributed[claim];
+  }
+
+  private claimVerifier(iss: string): IssuerAuthenticator {
+    if (iss === this.issuerUrl) return this;
+    let v = this.claimVerifiers.get(iss);
+    if (!v) {
+      const { config } = this.o;
+      v = new IssuerAuthenticator({
+        ...this.o,
+        config: { ...config, issuer: { ...config.issuer, url: iss, discoveryURL: undefined } },
+        mappers: { extra: [], claimRules: [], userRules: [] },
+      });
+      this.claimVerifiers.set(iss, v);
+      if (this.stopped) v.stop();
+      else v.start();
+    }
+    return v;
   }
 
   /** Tries the cached keys, then once more after fetching the key set again (rotation), as go-oidc's RemoteKeySet. */

@@ -32,8 +32,16 @@ export class ProviderError extends Error {
   override name = 'ProviderError';
 }
 
-/** GET returning parsed JSON; non-2xx, bad JSON and oversized bodies are ProviderErrors. */
-export function getJson(url: string, o: { caPem?: string; timeoutMs: number; signal?: AbortSignal }): Promise<unknown> {
+export interface GetOptions {
+  readonly caPem?: string;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** Sent as `Authorization: Bearer …` when set. */
+  readonly bearer?: string;
+}
+
+/** GET over HTTPS returning the body text; non-2xx, oversized bodies and transport failures are ProviderErrors. */
+export function getText(url: string, o: GetOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     let u: URL;
     try {
@@ -46,9 +54,9 @@ export function getJson(url: string, o: { caPem?: string; timeoutMs: number; sig
       reject(new ProviderError(`${url}: only https URLs are fetched`));
       return;
     }
-    const req = https.get(u, {
-      ca: o.caPem, timeout: o.timeoutMs, signal: o.signal, headers: { accept: 'application/json' }, agent: false,
-    }, (res) => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (o.bearer) headers.authorization = `Bearer ${o.bearer}`;
+    const req = https.get(u, { ca: o.caPem, timeout: o.timeoutMs, signal: o.signal, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
@@ -67,16 +75,22 @@ export function getJson(url: string, o: { caPem?: string; timeoutMs: number; sig
           reject(new ProviderError(`${status} ${res.statusMessage ?? ''}: ${body.slice(0, 200)}`.trim()));
           return;
         }
-        try {
-          resolve(JSON.parse(body));
-        } catch (e) {
-          reject(new ProviderError(`failed to decode provider response from ${url}: ${(e as Error).message}`));
-        }
+        resolve(body);
       });
     });
     req.on('timeout', () => req.destroy(new ProviderError(`${url}: request timed out after ${o.timeoutMs}ms`)));
     req.on('error', reject);
   });
+}
+
+/** GET returning parsed JSON. */
+export async function getJson(url: string, o: GetOptions): Promise<unknown> {
+  const body = await getText(url, o);
+  try {
+    return JSON.parse(body);
+  } catch (e) {
+    throw new ProviderError(`failed to decode provider response from ${url}: ${(e as Error).message}`);
+  }
 }
 
 export class OidcProvider {
