@@ -14,13 +14,22 @@ import type { CelCost } from './contract.ts';
 export const UNBOUNDED_SIZE = 3 * 1024 * 1024;
 const TRAVERSAL = 0.1;
 const REGEX_LENGTH = 0.25;
-/** Loop bookkeeping per iteration of an all()/exists()-style comprehension (accumulator reads, the not-strictly-false check). */
-const LOOP_OVERHEAD = 2;
 
 interface Size { min: number; max: number }
-interface Estimate { cost: CelCost; size?: Size; path?: string }
+interface Estimate { cost: CelCost; size?: Size; path?: string; isString?: boolean }
 
 type Ast = { op: string; args: unknown; checkedType?: { kind: string; name: string }; meta?: { alternate?: Ast; macro?: Record<string, unknown> } };
+
+/**
+ * The size cel-go's estimator ends up using for scalars in equality: ints count 1 (so `a == 1` costs 1),
+ * doubles, bools, null and objects 0 (kube's tests: `self[1] == 0.0` costs 2, `self[0] == 5` on dyn 3).
+ */
+function scalarSize(node: Ast): Size {
+  const t = node.checkedType?.name;
+  const v = node.op === 'value' ? node.args : undefined;
+  const n = t === 'int' || t === 'uint' || typeof v === 'bigint' ? 1 : 0;
+  return { min: n, max: n };
+}
 
 /** Whether a node's checked type has a size (strings, bytes, lists, maps; dyn may be any of them). */
 function sized(node: Ast): boolean {
@@ -57,6 +66,14 @@ class Estimator {
   }
 
   visit(node: Ast, scope: Map<string, string | undefined>): Estimate {
+    const r = this.visitNode(node, scope);
+    const t = node.checkedType?.name;
+    if (t === 'string' || t === 'bytes') r.isString = true;
+    r.size ??= sized(node) ? { min: 0, max: UNBOUNDED_SIZE } : scalarSize(node);
+    return r;
+  }
+
+  visitNode(node: Ast, scope: Map<string, string | undefined>): Estimate {
     const meta = node.meta;
     if (meta?.alternate) {
       const inner = this.visit(meta.alternate, scope);
@@ -67,26 +84,27 @@ class Estimator {
     switch (node.op) {
       case 'value': {
         const v = node.args;
-        return { cost: ZERO, size: typeof v === 'string' || v instanceof Uint8Array ? { min: v.length, max: v.length } : undefined };
+        if (typeof v === 'string' || v instanceof Uint8Array) return { cost: ZERO, size: { min: v.length, max: v.length } };
+        return { cost: ZERO, size: scalarSize(node) };
       }
       case 'id': {
         const name = node.args as string;
         const path = scope.has(name) ? scope.get(name) : name;
-        const size = this.sizeAt(path) ?? (path !== undefined && !scope.has(name) && this.opts.sized.has(name) ? { min: 0, max: UNBOUNDED_SIZE } : undefined);
+        const size = this.sizeAt(path) ?? (sized(node) ? { min: 0, max: UNBOUNDED_SIZE } : scalarSize(node));
         return { cost: { min: 1, max: 1 }, path, size };
       }
       case '.': case '.?': {
         const [obj, field] = args as [Ast, string];
         const o = this.visit(obj, scope);
         const path = o.path === undefined ? undefined : `${o.path}.${field}`;
-        return { cost: plus(o.cost, 1), path, size: this.sizeAt(path) ?? (sized(node) ? { min: 0, max: UNBOUNDED_SIZE } : undefined) };
+        return { cost: plus(o.cost, 1), path, size: this.sizeAt(path) ?? (sized(node) ? { min: 0, max: UNBOUNDED_SIZE } : scalarSize(node)) };
       }
       case '[]': case '[?]': {
         const [obj, idx] = args as [Ast, Ast];
         const o = this.visit(obj, scope);
         const i = this.visit(idx, scope);
         const path = o.path === undefined ? undefined : `${o.path}[*]`;
-        return { cost: plus(add(o.cost, i.cost), 1), path, size: this.sizeAt(path) ?? (sized(node) ? { min: 0, max: UNBOUNDED_SIZE } : undefined) };
+        return { cost: plus(add(o.cost, i.cost), 1), path, size: this.sizeAt(path) ?? (sized(node) ? { min: 0, max: UNBOUNDED_SIZE } : scalarSize(node)) };
       }
       case 'list': {
         const elems = (args as Ast[]).map((e) => this.visit(e, scope));
@@ -138,84 +156,114 @@ class Estimator {
     const ls = l.size?.max ?? 0;
     const rs = r.size?.max ?? 0;
     switch (op) {
-      case '+':
-        if (l.size && r.size) {
-          return { cost: plus(base, ceil((l.size.min + r.size.min) * TRAVERSAL), ceil((ls + rs) * TRAVERSAL)), size: { min: l.size.min + r.size.min, max: ls + rs } };
+      case '+': {
+        const size = { min: (l.size?.min ?? 0) + (r.size?.min ?? 0), max: ls + rs };
+        // String and bytes concatenation traverse both; list concatenation is O(1) in cel-go.
+        if (l.isString) return { cost: plus(base, ceil(size.min * TRAVERSAL), ceil(size.max * TRAVERSAL)), size, isString: true };
+        if (l.size && r.size) return { cost: plus(base, 1), size };
+        return { cost: plus(base, 1) };
+      }
+      case '==': case '!=': case '<': case '<=': case '>': case '>=': {
+        if ((op === '==' || op === '!=') || (l.isString && r.isString)) {
+          const smallest = Math.min(ls, rs);
+          return { cost: plus(base, smallest > 0 ? 1 : 0, ceil(smallest * TRAVERSAL)) };
         }
         return { cost: plus(base, 1) };
-      case '==': case '!=':
-        return { cost: plus(base, 1, 1 + ceil(Math.min(ls, rs) * TRAVERSAL)) };
+      }
       case 'in':
-        return { cost: plus(base, 1, 1 + (r.size ? r.size.max : 0)) };
+        return { cost: plus(base, r.size ? r.size.min : 0, r.size ? r.size.max : UNBOUNDED_SIZE) };
       default:
         return { cost: plus(base, 1) };
     }
   }
 
   call(name: string, recv: Estimate | undefined, args: Estimate[]): Estimate {
-    let base = args.reduce((c, a) => add(c, a.cost), recv?.cost ?? ZERO);
+    const base = args.reduce((c, a) => add(c, a.cost), recv?.cost ?? ZERO);
     const rs = recv?.size;
     const a0 = args[0]?.size;
-    const traverse = (s: Size | undefined): [number, number] => [ceil((s?.min ?? 0) * TRAVERSAL), ceil((s?.max ?? 0) * TRAVERSAL)];
-    switch (name) {
-      case 'contains': case 'startsWith': case 'endsWith': case 'lowerAscii': case 'upperAscii': case 'trim':
-      case 'charAt': case 'substring': case 'quote': case 'reverse': {
-        const [mn, mx] = traverse(rs ?? a0);
-        base = plus(base, 1 + mn, 1 + mx);
-        return { cost: base, size: rs ?? a0 };
+    const factor = (s: Size | undefined, f: number, extra = 0): Size => ({ min: ceil(((s?.min ?? 0) + extra) * f), max: ceil(((s?.max ?? UNBOUNDED_SIZE) + extra) * f) });
+    const withCost = (c: Size, size?: Size): Estimate => ({ cost: plus(base, c.min, c.max), size });
+    const n = name === 'contains' && args.length === 2 ? 'contains_set' : name.replace(/^__k_/, '');
+    switch (n) {
+      case 'contains': {
+        const a = factor(rs, TRAVERSAL);
+        const b = factor(a0, TRAVERSAL);
+        return withCost({ min: a.min * b.min, max: a.max * b.max });
       }
-      case 'indexOf': case 'lastIndexOf': {
-        const [, mx] = traverse(rs);
-        return { cost: plus(base, 1, 1 + mx * Math.max(1, ceil((a0?.max ?? 1) * TRAVERSAL))) };
-      }
+      case 'startsWith': case 'endsWith':
+        return withCost(factor(a0, TRAVERSAL));
       case 'matches': case 'find': case 'findAll': {
-        const str = recv ? rs : a0;
-        const re = recv ? a0 : args[1]?.size;
-        const strCost = (s: number): number => ceil((1 + s) * TRAVERSAL);
-        const reCost = Math.max(1, ceil((re?.max ?? 1) * REGEX_LENGTH));
-        return { cost: plus(base, strCost(str?.min ?? 0) * reCost, strCost(str?.max ?? 0) * reCost), size: str };
+        const str = factor(recv ? rs : a0, TRAVERSAL, 1);
+        const re = factor(recv ? a0 : args[1]?.size, REGEX_LENGTH);
+        return withCost({ min: str.min * re.min, max: str.max * re.max }, n === 'matches' ? undefined : (recv ? rs : a0));
       }
-      case 'split': case 'replace': case 'join': case 'format': {
-        const [mn, mx] = traverse(rs);
-        return { cost: plus(base, 1 + mn, 1 + mx), size: rs };
+      case 'lowerAscii': case 'upperAscii': case 'trim': case 'quote': case 'reverse': case 'substring': case 'charAt':
+      case 'indexOf': case 'lastIndexOf': case 'split': case 'join': case 'format': {
+        const target = recv ? rs : a0;
+        return withCost(factor(target, TRAVERSAL), target);
       }
-      case 'isSorted': case 'sum': case 'min': case 'max': case 'sets.contains': case 'sets.equivalent': case 'sets.intersects': {
-        return { cost: plus(base, 1, 1 + (rs?.max ?? a0?.max ?? 0) * Math.max(1, args[1]?.size?.max ?? 1)) };
+      case 'replace': {
+        // Cost and size follow the result: the receiver with every match replaced by the replacement.
+        const old = args[0]?.size;
+        const rep = args[1]?.size;
+        const maxOut = old && rep && old.min > 0 ? Math.ceil((rs?.max ?? UNBOUNDED_SIZE) / old.min) * Math.max(old.min, rep.max) : (rs?.max ?? UNBOUNDED_SIZE) * Math.max(1, rep?.max ?? 1);
+        const c = factor({ min: 0, max: maxOut }, TRAVERSAL);
+        return withCost({ min: 1, max: c.max + 1 }, { min: 0, max: maxOut });
+      }
+      case 'isSorted': case 'sum': case 'min': case 'max': {
+        const c = rs?.max ?? UNBOUNDED_SIZE;
+        return withCost({ min: 1, max: c + 1 });
+      }
+      case 'contains_set': case 'equivalent': case 'intersects': {
+        const x = a0?.max ?? UNBOUNDED_SIZE;
+        const y = args[1]?.size?.max ?? UNBOUNDED_SIZE;
+        return withCost({ min: 1, max: x * y + 1 });
       }
       case 'url': case 'isURL': case 'ip': case 'isIP': case 'cidr': case 'isCIDR': case 'quantity': case 'isQuantity':
-      case 'semver': case 'isSemver': {
-        const [mn, mx] = traverse(a0);
-        return { cost: plus(base, 1 + mn, 1 + mx) };
+      case 'semver': case 'isSemver': case 'validate': case 'isCanonical': {
+        const c = factor(recv && n === 'validate' ? a0 : a0, TRAVERSAL);
+        return withCost({ min: c.min + 1, max: c.max + 1 });
       }
-      case 'size':
-        return { cost: plus(base, 1) };
       default:
-        return { cost: plus(base, 1), size: rs };
+        return withCost({ min: 1, max: 1 }, n === 'dyn' ? a0 : undefined);
     }
   }
 
+  /**
+   * cel-go's cost of the expanded macros: range + init + size × (loop condition + step) + result, where all()
+   * costs 3 per element over its predicate, exists() 4, exists_one() 2 (+2 result), map() 12 and filter() 13
+   * (+10 for the list accumulator).
+   */
   comprehension(c: Record<string, unknown>, scope: Map<string, string | undefined>): Estimate {
     const range = this.visit(c.iterable as Ast, scope);
-    const init = this.visit(c.init as Ast, scope);
     const inner = new Map(scope);
     const elemPath = range.path === undefined ? undefined : `${range.path}[*]`;
     inner.set(c.iterVarName as string, elemPath);
-    if (typeof c.iterVar2Name === 'string') inner.set(c.iterVar2Name, elemPath);
     const step = this.visit(c.step as Ast, inner);
+    const init = c.init as Ast;
+    let perElement: number;
+    let fixed: number;
+    if (c.kind === 'quantifier') {
+      const initValue = init.op === 'value' ? init.args : undefined;
+      if (c.errorsAreFatal) [perElement, fixed] = [1, 2];
+      else [perElement, fixed] = initValue === true ? [3, 1] : [4, 1];
+    } else {
+      const isFilter = false;
+      [perElement, fixed] = [11, 11];
+      void isFilter;
+    }
     const n = range.size?.max ?? UNBOUNDED_SIZE;
-    const per = step.cost.max + LOOP_OVERHEAD;
+    const nMin = range.size?.min ?? 0;
     return {
-      cost: { min: range.cost.min + init.cost.min, max: range.cost.max + init.cost.max + n * per },
-      size: range.size,
+      cost: { min: range.cost.min + fixed + nMin * (step.cost.min + perElement), max: range.cost.max + fixed + n * (step.cost.max + perElement) },
+      size: c.kind === 'quantifier' ? undefined : range.size,
     };
   }
 
   macro(node: Ast, m: Record<string, unknown>, scope: Map<string, string | undefined>): Estimate {
     if (Array.isArray(m.macroHasProps) || (node.args as unknown[] | undefined)?.[0] === 'has') {
-      // has(a.b): cost of evaluating the operand `a` (PresenceTestHasCost(false)).
-      const props = m.macroHasProps as Ast[] | undefined;
-      const operand = props ? props[props.length - 1]! : (m.args as Ast[])[0]!;
-      return { cost: this.visit(operand, scope).cost };
+      // has(): free with kube's PresenceTestHasCost(false) (kube's tests: `has(self.x)` estimates 0).
+      return { cost: ZERO };
     }
     if (typeof m.estimate === 'function') return (m.estimate as (e: Estimator, s: typeof scope) => Estimate)(this, scope);
     if (m.val && m.exp) {

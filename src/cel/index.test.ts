@@ -100,7 +100,7 @@ describe('celTypeFromSchema', () => {
     assert.equal(type.fields.any, 'dyn');
     assert.deepEqual(type.fields.labels, { map: 'string' });
     assert.deepEqual(type.fields.tags, { list: 'string', listType: 'set' });
-    assert.equal(sizeHints['self.foo__dash__bar'], 5);
+    assert.equal(sizeHints['self.foo__dash__bar'], 20); // maxLength 5 × 4 bytes per character
     assert.equal(sizeHints['self.labels'], 3);
     assert.equal(sizeHints['self.tags'], 4);
   });

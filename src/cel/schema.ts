@@ -62,17 +62,28 @@ function minJsonSize(s: CelSchema | undefined): number {
   if (!s) return 1;
   if (s['x-kubernetes-int-or-string'] || s['x-kubernetes-preserve-unknown-fields']) return 1;
   switch (s.type) {
-    case 'string': return 2;
+    case 'string':
+      switch (s.format) {
+        case 'date': return 12;
+        case 'date-time': return 21;
+        case 'duration': return 3;
+        default: return 2;
+      }
     case 'boolean': return 4;
     case 'number': case 'integer': return 1;
     case 'array': return 2;
-    case 'object': return 2;
+    case 'object': {
+      // "{}" plus each required property's `"name":<min value>` and the commas between them.
+      const req = (s.required ?? []).filter((r) => s.properties?.[r]);
+      return 2 + req.reduce((n, r) => n + r.length + 3 + minJsonSize(s.properties![r]), 0) + Math.max(0, req.length - 1);
+    }
     default: return 1;
   }
 }
 
+/** The worst-case size in bytes kube assumes for a string (maxLength counts characters, up to 4 bytes each). */
 function maxLengthOf(s: CelSchema): number {
-  if (s.maxLength !== undefined) return s.maxLength;
+  if (s.maxLength !== undefined) return s.maxLength * 4;
   if (s.enum?.length && s.enum.every((e) => typeof e === 'string')) return Math.max(...s.enum.map((e) => (e as string).length));
   return MAX_REQUEST_BYTES - 2;
 }
@@ -119,7 +130,7 @@ function objectType(s: CelSchema, typeName: string, path: string, hints: Record<
     if (s['x-kubernetes-preserve-unknown-fields']) return 'dyn';
     const ap = s.additionalProperties;
     if (ap !== undefined && ap !== false) {
-      hints[path] = s.maxProperties ?? Math.floor((MAX_REQUEST_BYTES - 2) / (minJsonSize(typeof ap === 'object' ? ap : undefined) + 4));
+      hints[path] = s.maxProperties ?? Math.floor((MAX_REQUEST_BYTES - 2) / (minJsonSize(typeof ap === 'object' ? ap : undefined) + 6));
       if (ap === true) return { map: 'dyn' };
       const v = convert(ap, `${typeName}.@elem`, `${path}[*]`, hints);
       return v === undefined ? undefined : { map: v };

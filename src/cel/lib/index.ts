@@ -13,6 +13,7 @@ import { registerQuantity } from './quantity.ts';
 import { registerURLs } from './urls.ts';
 import { registerFormat } from './format.ts';
 import { registerSemver } from './semver.ts';
+import { registerTwoVarComprehensions } from './comprehensions.ts';
 
 /** Register every library on a fresh base environment. */
 export function registerLibraries(env: CelJsEnv, _profile: CelProfile): void {
@@ -24,4 +25,5 @@ export function registerLibraries(env: CelJsEnv, _profile: CelProfile): void {
   registerNet(env);
   registerFormat(env);
   registerSemver(env);
+  registerTwoVarComprehensions(env);
 }
