@@ -168,3 +168,29 @@ void test('OpenAPI v3 and v2 carry the CRD schema; PATCH lists no strategic merg
   const v2 = (await srv.request('GET', '/openapi/v2')).json();
   assert.equal(v2.definitions['com.example.stable.v1.Widget'].properties.spec.properties.replicas.type, 'integer');
 });
+
+void test('aggregated discovery lists the custom resource; protobuf is not offered for it', async () => {
+  const agg = await srv.request('GET', '/apis', { headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
+  assert.equal(agg.status, 200, agg.text);
+  const group = agg.json().items.find((g: any) => g.metadata.name === 'stable.example.com');
+  assert.ok(group, 'group in aggregated discovery');
+  const res = group.versions[0].resources.find((r: any) => r.resource === 'widgets');
+  assert.equal(res.responseKind.kind, 'Widget');
+  assert.equal(res.scope, 'Namespaced');
+  assert.deepEqual(res.subresources.map((s: any) => s.subresource).sort(), ['scale', 'status']);
+  const pb = await srv.request('GET', W, { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+  assert.equal(pb.status, 406, pb.text);
+  const fallback = await srv.request('GET', W, { headers: { Accept: 'application/vnd.kubernetes.protobuf, application/json' } });
+  assert.equal(fallback.status, 200);
+  assert.match(String(fallback.headers['content-type']), /application\/json/);
+});
+
+void test('a deprecated version answers with its deprecation warning', async () => {
+  const m = crdManifest({ group: 'old.example.com', plural: 'relics', kind: 'Relic', shortNames: [] }) as any;
+  m.spec.versions[0].deprecated = true;
+  m.spec.versions[0].deprecationWarning = 'old.example.com/v1 Relic is going away';
+  assert.equal((await srv.request('POST', CRDS, { body: m })).status, 201);
+  await waitFor(async () => (await srv.request('GET', '/apis/old.example.com/v1/relics')).status === 200);
+  const r = await srv.request('GET', '/apis/old.example.com/v1/relics');
+  assert.equal(r.headers['warning'], '299 - "old.example.com/v1 Relic is going away"');
+});
