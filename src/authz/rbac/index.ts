@@ -47,14 +47,43 @@ export function startRbac(deps: AuthorizerDeps): RbacMode {
   return { authorizer, index, synced, stop: () => { for (const i of informers) i.stop(); } };
 }
 
+/**
+ * One index per registry, shared by every RBAC authorizer built over it (an authorization config file that
+ * reloads builds new authorizers; they reuse the running informers). Stopped when its last user stops.
+ */
+const shared = new WeakMap<object, { mode: RbacMode; users: number }>();
+
+function acquire(deps: AuthorizerDeps): { mode: RbacMode; release: () => void } {
+  if (!deps.registry) {
+    const mode = startRbac(deps);
+    return { mode, release: () => mode.stop() };
+  }
+  const key = deps.registry;
+  let entry = shared.get(key);
+  if (!entry) shared.set(key, (entry = { mode: startRbac(deps), users: 0 }));
+  entry.users++;
+  const e = entry;
+  let released = false;
+  return {
+    mode: e.mode,
+    release: () => {
+      if (released) return;
+      released = true;
+      if (--e.users > 0) return;
+      e.mode.stop();
+      if (shared.get(key) === e) shared.delete(key);
+    },
+  };
+}
+
 registerAuthorizationMode('RBAC', (deps) => {
-  const mode = startRbac(deps);
+  const { mode, release } = acquire(deps);
   // Handled here so a failed first list is reported through ready(), not as an unhandled rejection.
-  const synced = mode.synced.catch((err: unknown) => err as Error);
+  const synced = mode.synced.then(() => undefined, (err: unknown) => err as Error);
   deps.onReady?.(async () => {
     const err = await synced;
     if (err) throw err;
   });
-  deps.onStop?.(async () => { mode.stop(); });
+  deps.onStop?.(async () => { release(); });
   return mode.authorizer;
 });
