@@ -76,7 +76,7 @@ export function nodeAuthorizer(o: NodeAuthorizerOptions): Authorizer {
       case 'get': case 'update': case 'patch': case 'delete': return related(node, 'resourceslice', a);
       case 'watch': case 'list': case 'deletecollection':
         if (!o.withSelectors) return ALLOW;
-        return (a.fieldSelectorRequirements ?? []).some((r) => (r.field === 'spec.nodeName' || r.field === 'nodeName') && r.operator === '=' && r.value === node)
+        return (a.fieldSelectorRequirements ?? []).some((r) => r.field === 'spec.nodeName' && r.operator === '=' && r.value === node)
           ? ALLOW : none('can only list/watch/deletecollection resourceslices with nodeName field selector');
       default: return none('only the following verbs are allowed for a ResourceSlice: get, watch, list, create, update, patch, delete, deletecollection');
     }
