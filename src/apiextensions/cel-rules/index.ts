@@ -225,11 +225,18 @@ class Validator implements RuleValidator {
     if (isObject(v)) {
       const oldObj = old !== undefined && isObject(old.value) ? old.value : undefined;
       const correlatable = n.schema.mapType === undefined || n.schema.mapType === 'granular' || n.schema.mapType === 'atomic';
-      for (const [k, cv] of Object.entries(v)) {
-        const sub = n.properties?.get(k);
-        const co = correlatable && oldObj && k in oldObj ? { value: oldObj[k] } : undefined;
-        if (sub) this.walk(sub, cv, co, childPath(path, k), errs, budget, unchanged);
-        else if (n.additional && !n.schema.properties?.has(k)) this.walk(n.additional, cv, co, keyPath(path, k), errs, budget, unchanged);
+      const corr = (k: string) => (correlatable && oldObj && k in oldObj ? { value: oldObj[k] } : undefined);
+      if (!n.additional) {
+        // Only the properties that have rules below them: no need to look at the other keys.
+        for (const [k, sub] of n.properties ?? []) {
+          if (k in v) this.walk(sub, v[k], corr(k), childPath(path, k), errs, budget, unchanged);
+        }
+      } else {
+        for (const [k, cv] of Object.entries(v)) {
+          const sub = n.properties?.get(k);
+          if (sub) this.walk(sub, cv, corr(k), childPath(path, k), errs, budget, unchanged);
+          else if (!n.schema.properties?.has(k)) this.walk(n.additional, cv, corr(k), keyPath(path, k), errs, budget, unchanged);
+        }
       }
     } else if (Array.isArray(v) && n.items) {
       const oldList = old !== undefined && Array.isArray(old.value) ? old.value : undefined;
