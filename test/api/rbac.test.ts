@@ -116,3 +116,15 @@ void test('kubectl auth can-i and can-i --list as an RBAC user', { skip: noKubec
   assert.match(list.stdout, /^secrets\s+\[\]\s+\[s1\]\s+\[get list\]$/m);
   assert.match(list.stdout, /^\s+\[\/apis\/\*\]\s+\[\]\s+\[get\]$/m);
 });
+
+void test('kubectl create role: an escalating role is refused with kube\'s message', { skip: noKubectl }, async () => {
+  await post(`${RBAC}/namespaces/r2/roles`, role('role-creator', [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['create'] }]));
+  await post(`${RBAC}/namespaces/r2/rolebindings`, roleBinding('alice-role-creator', { kind: 'Role', name: 'role-creator' }, [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }]));
+  const kc = userKubeconfig(dir, srv, 'alice');
+  await eventually(async () => assert.equal((await kubectl(['auth', 'can-i', 'create', 'roles', '-n', 'r2'], { kubeconfig: kc })).stdout.trim(), 'yes'));
+  const r = await kubectl(['create', 'role', 'sneaky', '--verb=get', '--resource=secrets', '-n', 'r2'], { kubeconfig: kc });
+  assert.equal(r.code, 1, r.stdout);
+  assert.ok(r.stderr.includes('roles.rbac.authorization.k8s.io "sneaky" is forbidden: user "alice" (groups=["devs" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["secrets"], Verbs:["get"]}'), r.stderr);
+  const ok = await kubectl(['create', 'role', 'fine', '--verb=create', '--resource=roles.rbac.authorization.k8s.io', '-n', 'r2'], { kubeconfig: kc });
+  assert.equal(ok.code, 0, ok.stderr);
+});
