@@ -14,6 +14,7 @@ import { registerURLs } from './urls.ts';
 import { registerFormat } from './format.ts';
 import { registerSemver } from './semver.ts';
 import { registerTwoVarComprehensions } from './comprehensions.ts';
+import { registerConversions } from './conversions.ts';
 
 /** Register every library on a fresh base environment. */
 export function registerLibraries(env: CelJsEnv, _profile: CelProfile): void {
@@ -26,4 +27,5 @@ export function registerLibraries(env: CelJsEnv, _profile: CelProfile): void {
   registerFormat(env);
   registerSemver(env);
   registerTwoVarComprehensions(env);
+  registerConversions(env);
 }
