@@ -6,6 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -79,6 +80,73 @@ void test('kubectl --token=<id_token> auth whoami', { skip: findKubectl() ? fals
   const bad = await kubectl(['--token', await idp.token({ ...claims, aud: 'other' }), 'get', 'ns'], { kubeconfig: kc });
   assert.notEqual(bad.code, 0);
   assert.match(bad.stderr, /Unauthorized|provide credentials/);
+});
+
+void test('TokenReview reports an ID token\'s user; a bad one is not authenticated', async () => {
+  const review = async (token: string): Promise<Record<string, any>> => {
+    const r = await srv.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } },
+    });
+    assert.equal(r.status, 201, r.text);
+    return r.json().status;
+  };
+  const ok = await review(await idp.token(claims));
+  assert.equal(ok.authenticated, true);
+  assert.equal(ok.user.username, 'jane@example.com');
+  assert.notEqual((await review(await idp.token({ ...claims, aud: 'nope' }))).authenticated, true);
+});
+
+const PYTHON = ((): string | undefined => {
+  for (const bin of ['python3', '/usr/bin/python3']) {
+    if (spawnSync(bin, ['-c', 'import kubernetes'], { timeout: 30_000 }).status === 0) return bin;
+  }
+  return undefined;
+})();
+
+void test('the Python client with an ID token as bearer token', { skip: PYTHON ? false : 'python kubernetes client not importable' }, async () => {
+  const caFile = path.join(dir, 'server-ca.crt');
+  writeFileSync(caFile, srv.caPem);
+  const script = `
+import json, sys
+from kubernetes import client
+c = client.Configuration()
+c.host = sys.argv[1]
+c.ssl_ca_cert = sys.argv[2]
+c.api_key = {"authorization": "Bearer " + sys.argv[3]}
+api = client.ApiClient(c)
+v1 = client.CoreV1Api(api)
+names = [n.metadata.name for n in v1.list_namespace().items]
+r = client.AuthenticationV1Api(api).create_token_review(client.V1TokenReview(spec=client.V1TokenReviewSpec(token=sys.argv[3])))
+c2 = client.Configuration()
+c2.host = c.host
+c2.ssl_ca_cert = c.ssl_ca_cert
+c2.api_key = {"authorization": "Bearer " + sys.argv[4]}
+try:
+    client.CoreV1Api(client.ApiClient(c2)).list_namespace(_request_timeout=10)
+    bad = "accepted"
+except client.exceptions.ApiException as e:
+    bad = e.status
+print(json.dumps({"names": names, "user": r.status.user.username, "bad": bad}))
+`;
+  const token = await idp.token(claims);
+  const expired = await idp.token({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 });
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(PYTHON!, ['-c', script, srv.url, caFile, token, expired], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('python: no exit within 60 s')); }, 60_000);
+    child.stdout.setEncoding('utf8').on('data', (c: string) => { stdout += c; });
+    child.stderr.setEncoding('utf8').on('data', (c: string) => { stderr += c; });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`python exited ${code}: ${stderr}`));
+    });
+  });
+  const r = JSON.parse(out);
+  assert.ok(r.names.includes('default'));
+  assert.equal(r.user, 'jane@example.com');
+  assert.equal(r.bad, 401);
 });
 
 void test('security: bad tokens are 401 Unauthorized and write nothing', async () => {
