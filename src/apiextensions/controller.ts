@@ -234,7 +234,12 @@ export class CrdController {
     }
     const spec = crdSpec(crd);
     const storageVersion = spec.versions.find((v) => v.storage)?.name;
-    for (const d of defs) this.opts.catalog.add(d, { group: d.group, version: storageVersion ?? d.version });
+    for (const d of defs) {
+      // Built-in resources win over a CRD claiming the same group/version/resource (kube serves the built-in).
+      const existing = this.opts.catalog.lookup(d.group, d.version, d.resource);
+      if (existing && !existing.custom) continue;
+      this.opts.catalog.add(d, { group: d.group, version: storageVersion ?? d.version });
+    }
     this.served.set(name, { group: spec.group, signature, defs, state });
   }
 
@@ -261,9 +266,11 @@ export class CrdController {
           setCondition(cur, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }, now);
         });
       }
-      // The storage version's store when served: deleting needs no conversion webhook.
-      const def = served.defs.find((d) => !d.crd.webhook) ?? served.defs[0]!;
-      const storage = this.opts.registry.lookup(def.group, def.version, def.resource);
+      // Only defs this CRD really serves (never a built-in resource it overlaps, as kube's finalizer skips
+      // those); the storage version's store first: deleting needs no conversion webhook.
+      const ours = served.defs.filter((d) => this.opts.catalog.lookup(d.group, d.version, d.resource) === d);
+      const def = ours.find((d) => !d.crd.webhook) ?? ours[0];
+      const storage = def && this.opts.registry.lookup(def.group, def.version, def.resource);
       if (storage) {
         const ctx = systemContext();
         await storage.deleteCollection(ctx, {}, {});

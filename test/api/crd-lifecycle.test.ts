@@ -153,3 +153,25 @@ void test('updates: a new served version appears, an unserved one disappears, st
   assert.equal((await srv.request('PUT', `${CRDS}/things.multi.example.com`, { body: again })).status, 200);
   await waitFor(async () => (await srv.request('GET', '/apis/multi.example.com/v1/namespaces/default/things')).status === 404);
 });
+
+void test('a CRD overlapping a built-in resource never replaces it, and its deletion leaves the built-ins alone', async () => {
+  const cm = await srv.request('POST', '/api/v1/namespaces/default/configmaps', { body: { metadata: { name: 'keep' } } });
+  assert.equal(cm.status, 201);
+  const ing = await srv.request('POST', '/apis/networking.k8s.io/v1/namespaces/default/ingresses', { body: { metadata: { name: 'keep' }, spec: { defaultBackend: { service: { name: 's', port: { number: 80 } } } } } });
+  assert.equal(ing.status, 201, ing.text);
+  const m = crdManifest({ group: 'networking.k8s.io', plural: 'ingresses', kind: 'Ingress', shortNames: [] }) as any;
+  m.metadata.annotations = { 'api-approved.kubernetes.io': 'unapproved, testing overlap' };
+  delete m.spec.versions[0].subresources.scale;
+  const r = await srv.request('POST', CRDS, { body: m });
+  assert.equal(r.status, 201, r.text);
+  await established('ingresses.networking.k8s.io');
+  const approval = await condition('ingresses.networking.k8s.io', 'KubernetesAPIApprovalPolicyConformant');
+  assert.equal(approval.status, 'False');
+  assert.equal(approval.reason, 'UnapprovedAnnotation');
+  // Still the built-in: its validation applies and the object is there.
+  assert.equal((await srv.request('GET', '/apis/networking.k8s.io/v1/namespaces/default/ingresses/keep')).status, 200);
+  assert.equal((await srv.request('DELETE', `${CRDS}/ingresses.networking.k8s.io`)).status, 200);
+  await waitFor(async () => (await srv.request('GET', `${CRDS}/ingresses.networking.k8s.io`)).status === 404, 10_000);
+  assert.equal((await srv.request('GET', '/apis/networking.k8s.io/v1/namespaces/default/ingresses/keep')).status, 200);
+  assert.equal((await srv.request('GET', '/apis/networking.k8s.io/v1/namespaces/default/ingresses')).status, 200);
+});
