@@ -12,7 +12,11 @@ import { createApiServer, type ApiServer } from './server.ts';
 import { openStore } from '../storage/factory.ts';
 import { shareWatches } from '../storage/cacher/shared-watch.ts';
 import { Catalog } from '../api/catalog.ts';
-import { createRegistry } from '../registry/registry.ts';
+import { createRegistry, type Registry } from '../registry/registry.ts';
+import type { RestStorage } from '../registry/rest.ts';
+import type { ResourceDef } from '../api/types.ts';
+import { bindingsStorage, podSubresourceStorages } from '../registry/special/pods/index.ts';
+import { ComponentStatusStorage, httpsHealthProbe, type ComponentProbe } from '../registry/special/component-statuses.ts';
 import { reviewStorages } from '../registry/reviews/index.ts';
 import { startControllers } from '../controllers/index.ts';
 import { firstServiceIP } from '../registry/services/setup.ts';
@@ -27,6 +31,23 @@ import { rbacStorageGuard } from '../registry/rbac/guard.ts';
 import { serviceAccountIssuer } from '../authn/serviceaccount/index.ts';
 import { tokenRequestSubresource } from '../registry/special/token-request.ts';
 import { startCrdController } from '../apiextensions/controller.ts';
+
+/** Secure health ports kube-apiserver probes for `componentstatuses`. */
+const KUBE_SCHEDULER_PORT = 10259;
+const KUBE_CONTROLLER_MANAGER_PORT = 10257;
+
+/** `etcd-<n>` per etcd server (the embedded store answers as `etcd-0`): healthy when the store answers. */
+function storeProbes(o: { etcdServers: string[] }, store: { ping?(): Promise<void>; currentRevision(): Promise<number> }): ComponentProbe[] {
+  const count = Math.max(1, o.etcdServers.length);
+  return Array.from({ length: count }, (_, i) => ({
+    name: `etcd-${i}`,
+    check: async () => {
+      if (store.ping) await store.ping();
+      else await store.currentRevision();
+      return 'ok';
+    },
+  }));
+}
 
 /** Every key the registry writes lives under kube-apiserver's storage root. */
 const REGISTRY_PREFIX = '/registry/';
@@ -89,9 +110,20 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     };
     // Service account keys exist before the registry: TokenRequest signs with them.
     const saIssuer = await serviceAccountIssuer(o);
-    const virtualStorage = reviewStorages({ authenticator: () => chainOf().authenticator, authorizer: () => chainOf().authorizer, apiAudiences: saIssuer.config.apiAudiences });
+    const reviews = reviewStorages({ authenticator: () => chainOf().authenticator, authorizer: () => chainOf().authorizer, apiAudiences: saIssuer.config.apiAudiences });
+    let registryRef: Registry | undefined;
+    const registryOf = (): Registry => registryRef!;
+    const componentProbes = (): ComponentProbe[] => [
+      httpsHealthProbe('scheduler', KUBE_SCHEDULER_PORT),
+      // The controller manager's controllers run in this process when enabled.
+      o.controllers ? { name: 'controller-manager', check: () => Promise.resolve('ok') } : httpsHealthProbe('controller-manager', KUBE_CONTROLLER_MANAGER_PORT),
+      ...storeProbes(o, store),
+    ];
+    const virtualStorage = (def: ResourceDef): RestStorage | undefined => reviews(def) ?? bindingsStorage(def, registryOf)
+      ?? (def.group === '' && def.resource === 'componentstatuses' ? new ComponentStatusStorage(def, componentProbes) : undefined);
     const registry = await createRegistry({ virtualStorage, wrapStorage: rbacStorageGuard({ authorizer: () => chainOf().authorizer }), catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs }, garbageCollection: o.garbageCollector,
-      services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange }, subresourceStorages: [tokenRequestSubresource(saIssuer)] });
+      services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange }, subresourceStorages: [tokenRequestSubresource(saIssuer), podSubresourceStorages] });
+    registryRef = registry;
     cleanups.push(() => registry.stop());
     // apiextensions-apiserver's controllers: CRDs already stored are served before the listener opens.
     const crdController = await startCrdController({ registry, catalog, log: o.log });

@@ -1,15 +1,27 @@
 /** The core (legacy) group, served under /api/v1. */
 import type { GroupSpec } from './define.ts';
+import type { GroupVersionKind, Verb } from '../types.ts';
 import { SUB_VERBS, statusSub, scaleSub } from './define.ts';
 import { podColumns, podSelectableFields, podStrategy } from '../../registry/resources/core/pods.ts';
 import * as cols from '../../registry/resources/core/columns.ts';
 import * as st from '../../registry/resources/core/strategies.ts';
+
+/** What proxy sub-resources serve: every HTTP method but watch/list. */
+const PROXY_VERBS: Verb[] = ['create', 'delete', 'get', 'patch', 'update'];
+const coreKind = (kind: string): GroupVersionKind => ({ group: '', version: 'v1', kind });
 
 export const core: GroupSpec = {
   group: '',
   versions: [{
     version: 'v1',
     resources: [
+      // Binds a pod to a node (the scheduler's legacy form of pods/binding); nothing of its own is stored.
+      { resource: 'bindings', kind: 'Binding', namespaced: true, virtual: true, fields: ['target'] },
+      {
+        resource: 'componentstatuses', kind: 'ComponentStatus', singular: 'componentstatus', namespaced: false, shortNames: ['cs'],
+        virtual: true, verbs: ['get', 'list'], fields: ['conditions'], tableColumns: cols.componentStatusColumns,
+        deprecation: { warning: 'v1 ComponentStatus is deprecated in v1.19+' },
+      },
       { resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], fields: ['data', 'binaryData', 'immutable'], tableColumns: cols.configMapColumns, strategy: st.configMapsStrategy },
       {
         resource: 'endpoints', kind: 'Endpoints', singular: 'endpoints', namespaced: true, shortNames: ['ep'],
@@ -30,7 +42,7 @@ export const core: GroupSpec = {
       },
       {
         resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], storagePrefix: '/registry/minions/',
-        subresources: [statusSub], tableColumns: cols.nodeColumns, selectableFields: cols.nodeSelectableFields, strategy: st.nodesStrategy,
+        subresources: [{ name: 'proxy', kind: coreKind('NodeProxyOptions'), verbs: PROXY_VERBS }, statusSub], tableColumns: cols.nodeColumns, selectableFields: cols.nodeSelectableFields, strategy: st.nodesStrategy,
       },
       {
         resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'],
@@ -42,8 +54,18 @@ export const core: GroupSpec = {
       },
       {
         resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], returnDeletedObject: true,
-        // binding, eviction, exec, attach, log, portforward and proxy come with their handlers.
-        subresources: [{ name: 'ephemeralcontainers', verbs: SUB_VERBS }, { name: 'resize', verbs: SUB_VERBS }, statusSub],
+        subresources: [
+          { name: 'attach', kind: coreKind('PodAttachOptions'), verbs: ['create', 'get'] },
+          { name: 'binding', kind: coreKind('Binding'), verbs: ['create'] },
+          { name: 'ephemeralcontainers', verbs: SUB_VERBS },
+          { name: 'eviction', kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+          { name: 'exec', kind: coreKind('PodExecOptions'), verbs: ['create', 'get'] },
+          { name: 'log', verbs: ['get'] },
+          { name: 'portforward', kind: coreKind('PodPortForwardOptions'), verbs: ['create', 'get'] },
+          { name: 'proxy', kind: coreKind('PodProxyOptions'), verbs: PROXY_VERBS },
+          { name: 'resize', verbs: SUB_VERBS },
+          statusSub,
+        ],
         tableColumns: podColumns, selectableFields: podSelectableFields, strategy: podStrategy,
       },
       { resource: 'podtemplates', kind: 'PodTemplate', namespaced: true, fields: ['template'], tableColumns: cols.podTemplateColumns, strategy: st.podTemplatesStrategy },
@@ -67,7 +89,8 @@ export const core: GroupSpec = {
       },
       {
         resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], returnDeletedObject: true,
-        nameRule: 'dns1035-label', storagePrefix: '/registry/services/specs/', subresources: [statusSub],
+        nameRule: 'dns1035-label', storagePrefix: '/registry/services/specs/',
+        subresources: [{ name: 'proxy', kind: coreKind('ServiceProxyOptions'), verbs: PROXY_VERBS }, statusSub],
         tableColumns: cols.serviceColumns, strategy: st.servicesStrategy,
       },
     ],

@@ -52,7 +52,8 @@ export function apiResources(catalog: Catalog, defs: readonly ResourceDef[]) {
     out.push(r);
     for (const s of d.subresources ?? []) {
       const sr: Record<string, unknown> & { name: string } = { name: `${d.resource}/${s.name}`, singularName: '', namespaced: d.namespaced };
-      if (s.kind) {
+      // A kind of the parent's own group version is written bare, as kube does (PodExecOptions, Binding).
+      if (s.kind && !sameGroupVersion(s.kind, d)) {
         sr['group'] = s.kind.group;
         sr['version'] = s.kind.version;
       }
@@ -86,7 +87,7 @@ function discoveryResource(catalog: Catalog, d: ResourceDef) {
   if (subs.length) {
     r['subresources'] = subs.map((s) => ({
       subresource: s.name,
-      responseKind: s.kind ? { group: s.kind.group, version: s.kind.version, kind: s.kind.kind } : { group: '', version: '', kind: d.kind },
+      responseKind: s.kind && !sameGroupVersion(s.kind, d) ? { group: s.kind.group, version: s.kind.version, kind: s.kind.kind } : { group: '', version: '', kind: s.kind?.kind ?? d.kind },
       verbs: [...s.verbs].sort(),
     }));
   }
@@ -105,4 +106,8 @@ export function groupDiscoveryList(catalog: Catalog, which: 'api' | 'apis', apiV
     })),
   }));
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${apiVersion}`, metadata: {}, items };
+}
+
+function sameGroupVersion(k: { group: string; version: string }, d: { group: string; version: string }): boolean {
+  return k.group === d.group && k.version === d.version;
 }

@@ -6,7 +6,11 @@ import type { RequestContext } from '../../server/context.ts';
 import { decodeObject, inputTypeOf, readBody } from '../negotiation/decode.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseWriteQuery } from '../params.ts';
+import { errors } from '../status.ts';
 import { dedupOwnerReferences, ensureNamespace, expectedNamespace, fieldManagerFor, opContext, strictChecks, type HandlerScope } from './scope.ts';
+
+/** Named creates whose REST refuses a body naming another object (kube's BindingREST and EvictionREST). */
+const NAME_CHECKED_KINDS: ReadonlySet<string> = new Set(['Binding', 'Eviction']);
 
 export async function handleCreate(ctx: RequestContext, s: HandlerScope): Promise<void> {
   const rep = negotiateResponse(ctx, s.render);
@@ -19,6 +23,9 @@ export async function handleCreate(ctx: RequestContext, s: HandlerScope): Promis
   });
   // Named creates (sub-resources such as pods/binding): the body names the object the URL names.
   if (s.name && !obj.metadata.name) obj.metadata.name = s.name;
+  if (s.name && NAME_CHECKED_KINDS.has(s.kind) && obj.metadata.name !== s.name) {
+    throw errors.badRequest(`name in URL does not match name in ${s.kind} object`);
+  }
   ensureNamespace(obj, expectedNamespace(s));
   dedupOwnerReferences(obj, ctx.warnings);
   const op = opContext(ctx, s, { dryRun: q.dryRun, fieldManager: fieldManagerFor(ctx, q.fieldManager) });

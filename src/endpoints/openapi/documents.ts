@@ -10,6 +10,7 @@
  */
 import type { Catalog } from '../../api/catalog.ts';
 import type { ResourceDef } from '../../api/types.ts';
+import { documentsSubresourceKind } from './operations.ts';
 import { definitionName, groupIdPart, v3PathKey } from './names.ts';
 import { resourceListPath, resourcePaths, type PathItem } from './operations.ts';
 import { renderPaths, sortKeys, type RenderOptions } from './render.ts';
@@ -30,9 +31,9 @@ function definitionsFor(defs: readonly ResourceDef[], dialect: Dialect, opts: Do
     out[definitionName(d.group, d.version, d.kind)] = real ?? permissiveKindSchema(d, d.kind, dialect, dialect === 'v3');
     Object.assign(out, opts.schemas?.extraDefinitions?.(d, dialect) ?? {});
     const listName = definitionName(d.group, d.version, d.listKind);
-    if (!d.virtual && !(real && out[listName])) out[listName] = listSchema(d, dialect, dialect === 'v3' || real !== undefined);
+    if (d.verbs.includes('list') && !(real && out[listName])) out[listName] = listSchema(d, dialect, dialect === 'v3' || real !== undefined);
     for (const s of d.subresources ?? []) {
-      if (!s.kind) continue;
+      if (!s.kind || !documentsSubresourceKind(s)) continue;
       const name = definitionName(s.kind.group, s.kind.version, s.kind.kind);
       if (!out[name]) out[name] = permissiveKindSchema({ ...d, group: s.kind.group, version: s.kind.version }, s.kind.kind, dialect, dialect === 'v3');
     }

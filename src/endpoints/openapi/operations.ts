@@ -17,13 +17,18 @@ export type ParamName =
   | 'allowWatchBookmarks' | 'continue' | 'dryRun' | 'fieldManager' | 'fieldSelector' | 'fieldValidation' | 'force'
   | 'gracePeriodSeconds' | 'ignoreStoreReadErrorWithClusterBreakingPotential' | 'labelSelector' | 'limit' | 'name'
   | 'namespace' | 'orphanDependents' | 'pretty' | 'propagationPolicy' | 'resourceVersion' | 'resourceVersionMatch'
-  | 'sendInitialEvents' | 'timeoutSeconds' | 'watch';
+  | 'sendInitialEvents' | 'timeoutSeconds' | 'watch'
+  // connect and log options
+  | 'command' | 'container' | 'stderr' | 'stdin' | 'stdout' | 'tty' | 'ports' | 'path' | 'pathSegment'
+  | 'follow' | 'insecureSkipTLSVerifyBackend' | 'limitBytes' | 'previous' | 'sinceSeconds' | 'stream' | 'tailLines' | 'timestamps';
 
 export interface ParamSpec {
   in: 'query' | 'path';
   type: 'string' | 'boolean' | 'integer';
   description: string;
   required?: boolean;
+  /** The parameter's name on the wire when it differs from its key (`{path}` and `?path=` are both "path"). */
+  wireName?: string;
 }
 
 /** Query and path parameters (descriptions are ours; names and types are kube's). */
@@ -49,7 +54,38 @@ export const PARAMS: Record<ParamName, ParamSpec> = {
   sendInitialEvents: { in: 'query', type: 'boolean', description: 'With watch=true, start with synthetic ADDED events for the current state followed by a bookmark.' },
   timeoutSeconds: { in: 'query', type: 'integer', description: 'Timeout for the list or watch call, regardless of activity.' },
   watch: { in: 'query', type: 'boolean', description: 'Watch for changes to the described resources and return them as a stream of events.' },
+  command: { in: 'query', type: 'string', description: 'The command to run, one argument per repetition of the parameter.' },
+  container: { in: 'query', type: 'string', description: 'The container to use; may be left out when the pod has one container.' },
+  stderr: { in: 'query', type: 'boolean', description: 'Stream the standard error of the process. Defaults to true.' },
+  stdin: { in: 'query', type: 'boolean', description: 'Stream standard input to the process. Defaults to false.' },
+  stdout: { in: 'query', type: 'boolean', description: 'Stream the standard output of the process. Defaults to true.' },
+  tty: { in: 'query', type: 'boolean', description: 'Allocate a terminal for the session. Defaults to false.' },
+  ports: { in: 'query', type: 'integer', description: 'Pod ports to forward, one per repetition of the parameter.' },
+  path: { in: 'query', type: 'string', description: 'The path to request on the target, when not given in the URL.' },
+  pathSegment: { in: 'path', type: 'string', description: 'path to the resource', required: true, wireName: 'path' },
+  follow: { in: 'query', type: 'boolean', description: 'Keep streaming new log lines. Defaults to false.' },
+  insecureSkipTLSVerifyBackend: { in: 'query', type: 'boolean', description: 'Do not verify the serving certificate of the kubelet the logs come from.' },
+  limitBytes: { in: 'query', type: 'integer', description: 'Stop after about this many bytes of log output.' },
+  previous: { in: 'query', type: 'boolean', description: 'Logs of the previous, terminated instance of the container. Defaults to false.' },
+  sinceSeconds: { in: 'query', type: 'integer', description: 'Only log lines newer than this many seconds.' },
+  stream: { in: 'query', type: 'string', description: 'Which stream to return: Stdout, Stderr or All (default).' },
+  tailLines: { in: 'query', type: 'integer', description: 'Only this many lines from the end of the log.' },
+  timestamps: { in: 'query', type: 'boolean', description: 'Prefix every line with its RFC 3339 timestamp. Defaults to false.' },
 };
+
+/** Query options of each connect sub-resource (kube documents them from the *Options kinds). */
+const CONNECT_PARAMS: Record<string, ParamName[]> = {
+  attach: ['container', 'stderr', 'stdin', 'stdout', 'tty'],
+  exec: ['command', 'container', 'stderr', 'stdin', 'stdout', 'tty'],
+  portforward: ['ports'],
+  proxy: ['path'],
+};
+/** Connect sub-resources' option kinds are documented as parameters only, never as definitions (as kube). */
+export function documentsSubresourceKind(sub: { name: string }): boolean {
+  return !(sub.name in CONNECT_PARAMS);
+}
+const LOG_PARAMS: ParamName[] = ['container', 'follow', 'insecureSkipTLSVerifyBackend', 'limitBytes', 'pretty', 'previous', 'sinceSeconds', 'stream', 'tailLines', 'timestamps'];
+const CONNECT_METHODS: Record<string, Method> = { get: 'get', create: 'post', update: 'put', patch: 'patch', delete: 'delete' };
 
 const LIST_PARAMS: ParamName[] = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch'];
 const WRITE_PARAMS: ParamName[] = ['dryRun', 'fieldManager', 'fieldValidation'];
@@ -59,10 +95,10 @@ const DELETECOLLECTION_PARAMS: ParamName[] = ['continue', 'dryRun', 'fieldSelect
 /** What kube's OpenAPI lists on custom resources' PATCH operations. */
 export const CUSTOM_RESOURCE_PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
 
-export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
+export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete' | 'head' | 'options';
 export type BodyKind = 'object' | 'patch' | 'delete';
-/** `single`: one object; `stream`: lists and watches (adds the watch stream media types). */
-export type Produces = 'single' | 'stream';
+/** `single`: one object; `stream`: lists and watches (adds the watch stream media types); `any`: connect (any media type); `log`: text. */
+export type Produces = 'single' | 'stream' | 'any' | 'log';
 
 export interface Operation {
   method: Method;
@@ -72,8 +108,8 @@ export interface Operation {
   gvk?: GroupVersionKind;
   params: ParamName[];
   body?: { kind: BodyKind; schema: string };
-  /** Status code → definition name (undefined → no body, e.g. 401). */
-  responses: Record<string, { description: string; schema?: string }>;
+  /** Status code → definition name (undefined → no body, e.g. 401); `type` for a plain schema (connect: string). */
+  responses: Record<string, { description: string; schema?: string; type?: 'string' }>;
   produces: Produces;
   tag: string;
   /** Patch media types of this operation when they differ from the document's (custom resources: no strategic merge). */
@@ -147,12 +183,30 @@ export function resourcePaths(def: ResourceDef): PathItem[] {
     const sk = sub.kind ?? gvk;
     const skDef = definitionName(sk.group, sk.version, sk.kind);
     const Sub = sub.name[0]!.toUpperCase() + sub.name.slice(1);
+    const subBase = `${base}/{name}/${sub.name}`;
+    const connectParams = CONNECT_PARAMS[sub.name];
+    if (connectParams && sub.kind) {
+      out.push(...connectPaths({ op, subBase, GV, scope, K, Sub, sk, verbs: sub.verbs, params: connectParams, nsParams, withPath: sub.name === 'proxy' }));
+      continue;
+    }
+    if (sub.name === 'log') {
+      out.push({ path: subBase, params: ['name', ...nsParams, ...LOG_PARAMS], nameDescription: `name of the ${K}`, ops: [op({
+        method: 'get', operationId: `read${GV}${scope}${K}Log`, description: `read log of the specified ${K}`, action: 'get', gvk: sk, params: [],
+        responses: { '200': { description: 'OK', type: 'string' }, '401': { description: 'Unauthorized' } }, produces: 'log',
+      })] });
+      continue;
+    }
     const ops: Operation[] = [];
     const what = sub.name === 'status' ? 'status of ' : sub.name === 'scale' ? 'scale of ' : `${sub.name} of `;
+    if (sub.verbs.includes('create')) {
+      const responses = { '200': { description: 'OK', schema: skDef }, '201': { description: 'Created', schema: skDef }, '202': { description: 'Accepted', schema: skDef }, '401': { description: 'Unauthorized' } };
+      ops.push(op({ method: 'post', operationId: `create${GV}${scope}${K}${Sub}`, description: `create ${sub.name} of ${article(K)} ${K}`, action: 'post', gvk: sk,
+        params: WRITE_PARAMS, body: { kind: 'object', schema: skDef }, responses, produces: 'single' }));
+    }
     if (sub.verbs.includes('get')) ops.push(op({ method: 'get', operationId: `read${GV}${scope}${K}${Sub}`, description: `read ${what}the specified ${K}`, action: 'get', gvk: sk, params: [], responses: ok(skDef), produces: 'single' }));
     if (sub.verbs.includes('patch')) ops.push(patchOp(op, `patch${GV}${scope}${K}${Sub}`, `partially update ${what}the specified ${K}`, sk, skDef));
     if (sub.verbs.includes('update')) ops.push(putOp(op, `replace${GV}${scope}${K}${Sub}`, `replace ${what}the specified ${K}`, sk, skDef));
-    if (ops.length) out.push({ path: `${base}/{name}/${sub.name}`, params: ['name', ...nsParams, 'pretty'], nameDescription: `name of the ${sk.kind}`, ops });
+    if (ops.length) out.push({ path: subBase, params: ['name', ...nsParams, 'pretty'], nameDescription: `name of the ${sk.kind}`, ops });
   }
 
   if (has('watch')) {
@@ -171,6 +225,35 @@ export function resourcePaths(def: ResourceDef): PathItem[] {
     }
   }
   return out.map((p) => ({ ...p, params: [...p.params].sort() }));
+}
+
+interface ConnectPathOptions {
+  op: (o: Omit<Operation, 'tag'>) => Operation;
+  subBase: string;
+  GV: string;
+  scope: string;
+  K: string;
+  Sub: string;
+  sk: GroupVersionKind;
+  verbs: readonly Verb[];
+  params: ParamName[];
+  nsParams: ParamName[];
+  /** Proxies also serve `…/proxy/{path}`; every HTTP method, HEAD and OPTIONS included. */
+  withPath: boolean;
+}
+
+/** kube's connecter routes: one `connect<Method>…` operation per HTTP method, responses a plain string. */
+function connectPaths(c: ConnectPathOptions): PathItem[] {
+  const methods: Method[] = c.verbs.map((v) => CONNECT_METHODS[v]).filter((m): m is Method => m !== undefined);
+  if (c.withPath) methods.push('head', 'options');
+  const ops = (suffix: string): Operation[] => [...methods].sort().map((m) => c.op({
+    method: m, operationId: `connect${c.GV}${m[0]!.toUpperCase()}${m.slice(1)}${c.scope}${c.K}${c.Sub}${suffix}`,
+    description: `connect ${m.toUpperCase()} requests to ${c.Sub.toLowerCase()} of ${c.K}`, action: 'connect', gvk: c.sk, params: [],
+    responses: { '200': { description: 'OK', type: 'string' }, '401': { description: 'Unauthorized' } }, produces: 'any',
+  }));
+  const items: PathItem[] = [{ path: c.subBase, params: ['name', ...c.nsParams, ...c.params], nameDescription: `name of the ${c.sk.kind}`, ops: ops('') }];
+  if (c.withPath) items.push({ path: `${c.subBase}/{path}`, params: ['name', ...c.nsParams, 'pathSegment', ...c.params], nameDescription: `name of the ${c.sk.kind}`, ops: ops('WithPath') });
+  return items;
 }
 
 function patchOp(op: (o: Omit<Operation, 'tag'>) => Operation, operationId: string, description: string, gvk: GroupVersionKind, schema: string): Operation {

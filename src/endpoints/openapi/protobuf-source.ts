@@ -3,6 +3,7 @@
  * whose message we describe, plus its list kind, its sub-resource kinds and every definition they reference.
  * Cached per (group, version, kind, dialect): the message descriptions never change at run time.
  */
+import { documentsSubresourceKind } from './operations.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import { collectDefinitions, definitionNameOf, messageNameFor, type Schema } from '../../api/openapi/generate.ts';
 import type { Dialect, SchemaSource } from './schemas.ts';
@@ -20,10 +21,10 @@ export function createProtobufSchemaSource(): SchemaSource {
     let entry: Entry | null = null;
     if (main) {
       const roots = [main];
-      const list = def.virtual ? undefined : messageNameFor(def.group, def.version, def.listKind);
+      const list = !def.verbs.includes('list') ? undefined : messageNameFor(def.group, def.version, def.listKind);
       if (list) roots.push(list);
       for (const sub of def.subresources ?? []) {
-        const m = sub.kind && messageNameFor(sub.kind.group, sub.kind.version, sub.kind.kind);
+        const m = sub.kind && documentsSubresourceKind(sub) && messageNameFor(sub.kind.group, sub.kind.version, sub.kind.kind);
         if (m) roots.push(m);
       }
       const extra = collectDefinitions(roots, dialect);

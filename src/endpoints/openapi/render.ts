@@ -19,16 +19,31 @@ export interface RenderOptions {
 function param(name: ParamName, dialect: Dialect, nameDescription?: string): Schema {
   const p = PARAMS[name];
   const description = name === 'name' && nameDescription ? nameDescription : p.description;
-  const base: Schema = { description, in: p.in, name };
+  const base: Schema = { description, in: p.in, name: p.wireName ?? name };
   if (p.required) base['required'] = true;
   if (dialect === 'v3') return { ...base, schema: { type: p.type, uniqueItems: true } };
   return { ...base, type: p.type, uniqueItems: true };
 }
 
+/** Media types an operation answers with. */
+function producedTypes(o: Operation): readonly string[] {
+  switch (o.produces) {
+    case 'stream': return PRODUCES_STREAM;
+    case 'any': return ['*/*'];
+    case 'log': return ['text/plain', ...PRODUCES_SINGLE];
+    default: return PRODUCES_SINGLE;
+  }
+}
+
 function responsesOf(o: Operation, dialect: Dialect): Schema {
   const out: Schema = {};
-  const types = o.produces === 'stream' ? PRODUCES_STREAM : PRODUCES_SINGLE;
+  const types = producedTypes(o);
   for (const [code, r] of Object.entries(o.responses)) {
+    if (r.type) {
+      const schema = { type: r.type };
+      out[code] = dialect === 'v3' ? { content: Object.fromEntries(types.map((t) => [t, { schema }])), description: r.description } : { description: r.description, schema };
+      continue;
+    }
     if (!r.schema) { out[code] = { description: r.description }; continue; }
     out[code] = dialect === 'v3'
       ? { content: Object.fromEntries(types.map((t) => [t, { schema: ref(r.schema!, dialect) }])), description: r.description }
@@ -49,7 +64,7 @@ function renderOp(o: Operation, dialect: Dialect, opts: RenderOptions, nameDescr
     }
   } else {
     op['consumes'] = bodyTypes;
-    op['produces'] = o.produces === 'stream' ? PRODUCES_STREAM : PRODUCES_SINGLE;
+    op['produces'] = [...producedTypes(o)];
     const v2params = [...params];
     if (o.body) v2params.unshift({ in: 'body', name: 'body', ...(o.body.kind !== 'delete' ? { required: true } : {}), schema: ref(o.body.schema, dialect) });
     if (v2params.length) op['parameters'] = v2params;

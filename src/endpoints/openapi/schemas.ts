@@ -154,7 +154,7 @@ const STRING_FIELDS = new Set(['type', 'reason', 'message', 'note', 'action', 'r
 const TIME_FIELDS = new Set(['eventTime', 'firstTimestamp', 'lastTimestamp', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp']);
 const BOOLEAN_FIELDS = new Set(['immutable', 'globalDefault', 'allowVolumeExpansion', 'automountServiceAccountToken']);
 const INTEGER_FIELDS = new Set(['revision', 'value', 'count', 'deprecatedCount']);
-const ARRAY_FIELDS = new Set(['subsets', 'rules', 'subjects', 'webhooks', 'endpoints', 'ports', 'secrets', 'imagePullSecrets', 'mountOptions', 'allowedTopologies']);
+const ARRAY_FIELDS = new Set(['conditions', 'subsets', 'rules', 'subjects', 'webhooks', 'endpoints', 'ports', 'secrets', 'imagePullSecrets', 'mountOptions', 'allowedTopologies']);
 const STRING_MAP_FIELDS = new Set(['data', 'binaryData', 'stringData', 'parameters']);
 
 /** A loose schema for a top-level field, by its (kube-wide) name: enough for `kubectl explain` to list it. */

@@ -279,3 +279,18 @@ export const secretSelectableFields = { type: fieldOf('type') };
 export const namespaceSelectableFields = { 'status.phase': fieldOf('status.phase') };
 export const nodeSelectableFields = { 'spec.unschedulable': (o: KObject) => String(get(o, 'spec.unschedulable') === true) };
 export const replicasSelectableFields = { 'status.replicas': (o: KObject) => String(num(get(o, 'status.replicas'))) };
+
+/** ComponentStatus rows read the Healthy condition: Healthy/Unhealthy (Unknown without one), its message and error. */
+function healthyCondition(o: KObject): Record<string, unknown> | undefined {
+  return arr(o['conditions']).map(rec).find((c) => c['type'] === 'Healthy');
+}
+
+export const componentStatusColumns: TableColumn[] = [
+  nameColumn(),
+  col('Status', 'string', 'Whether the component answered its health check.', (o) => {
+    const c = healthyCondition(o);
+    return !c ? 'Unknown' : c['status'] === 'True' ? 'Healthy' : 'Unhealthy';
+  }),
+  col('Message', 'string', 'What a healthy component said.', (o) => str(healthyCondition(o)?.['message'])),
+  col('Error', 'string', 'Why the component is unhealthy.', (o) => str(healthyCondition(o)?.['error'])),
+];

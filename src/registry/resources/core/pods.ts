@@ -246,6 +246,8 @@ export const podStrategy: RegistryStrategy = {
       keepOnlyResize(obj, old);
       return;
     }
+    // pods/binding writes spec.nodeName and the PodScheduled condition itself (kube writes storage directly).
+    if ((ctx.subresource ?? '') === 'binding') return;
     base.prepareForUpdate?.(obj, old, ctx);
   },
   /**
