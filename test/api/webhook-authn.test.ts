@@ -5,10 +5,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { findKubectl, kubectl } from '../support/kubectl.ts';
 import { startWebhookServer, type WebhookServer, type WebhookRequest } from '../support/webhook-server.ts';
 import { tokenReviewOutcome } from '../../src/authn/webhook/index.ts';
 
@@ -96,4 +97,16 @@ void test('tokenReviewOutcome: malformed replies are errors', () => {
   assert.throws(() => tokenReviewOutcome({ apiVersion: 'authentication.k8s.io/v1beta1', status: { authenticated: true, user: { username: 'a' } } }, 'v1', []), /apiVersion/);
   assert.throws(() => tokenReviewOutcome({ status: { authenticated: true, user: {} } }, 'v1', []), /username is required/);
   assert.deepEqual(tokenReviewOutcome({ status: { authenticated: true, user: { username: 'a' } } }, 'v1', []), { user: { username: 'a', groups: [] } });
+});
+
+void test('kubectl with a webhook-checked token', { skip: findKubectl() ? false : 'no kubectl' }, async () => {
+  const kc = path.join(dir, 'user.kubeconfig');
+  writeFileSync(kc, JSON.stringify({
+    apiVersion: 'v1', kind: 'Config', 'current-context': 'c',
+    clusters: [{ name: 'k', cluster: { server: srv.url, 'certificate-authority-data': Buffer.from(srv.caPem).toString('base64') } }],
+    users: [{ name: 'u', user: { token: 'good' } }],
+    contexts: [{ name: 'c', context: { cluster: 'k', user: 'u' } }],
+  }));
+  const r = await kubectl(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { kubeconfig: kc });
+  assert.equal(r.stdout, 'webhook-user', r.stderr);
 });
