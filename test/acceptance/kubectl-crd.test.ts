@@ -1,13 +1,14 @@
 /**
  * Acceptance: kubectl 1.33 with a CustomResourceDefinition against a real server — apply the CRD, wait for
  * Established, create/list/watch/patch/apply/scale/delete custom resources, printer columns in `get`,
- * `explain`, a CEL validation rule and a transition rule failing with their messages, and the API going away
- * with the CRD. Skips (printing why) when no kubectl is found.
+ * `explain`, a CEL validation rule and a transition rule failing with their messages, the API going away
+ * with the CRD, and two versions converted by a webhook on 127.0.0.1. Skips (printing why) when no kubectl is found.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findKubectl, kubectl as run, kubectlBackground, kubectlMissingReason, type KubectlResult } from '../support/kubectl.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { startConversionWebhook } from '../support/conversion-webhook.ts';
 
 const bin = findKubectl();
 const skip = bin ? false : `no kubectl: ${kubectlMissingReason()}`;
@@ -148,4 +149,37 @@ void test('kubectl: a CRD from apply to delete', { skip }, async () => {
   assert.notEqual(gone.code, 0);
   // kubectl's discovery cache may still list crontabs: then the list itself is a 404.
   assert.match(gone.stderr, /the server doesn't have a resource type "crontabs"|Unable to list "stable.example.com\/v1, Resource=crontabs": the server could not find the requested resource/);
+});
+
+void test('kubectl: two versions converted by a webhook', { skip }, async () => {
+  const wh = await startConversionWebhook({
+    convert(o, to) {
+      const spec = { ...(o['spec'] ?? {}) };
+      if (to.endsWith('/v2') && 'cronSpec' in spec) { spec.schedule = spec.cronSpec; delete spec.cronSpec; }
+      if (to.endsWith('/v1') && 'schedule' in spec) { spec.cronSpec = spec.schedule; delete spec.schedule; }
+      return { ...o, apiVersion: to, spec };
+    },
+  });
+  try {
+    const version = (name: string, field: string, storage: boolean) => ({
+      name, served: true, storage,
+      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { [field]: { type: 'string' } } } } } },
+    });
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'jobs.conv.example.com' },
+      spec: {
+        group: 'conv.example.com', scope: 'Namespaced', names: { plural: 'jobs', singular: 'job', kind: 'Job' },
+        conversion: { strategy: 'Webhook', webhook: { clientConfig: wh.clientConfig, conversionReviewVersions: ['v1'] } },
+        versions: [version('v1', 'cronSpec', true), version('v2', 'schedule', false)],
+      },
+    };
+    await ok(['apply', '-f', '-'], JSON.stringify(crd));
+    await ok(['wait', '--for=condition=Established', 'crd/jobs.conv.example.com', '--timeout=20s']);
+    await ok(['apply', '-f', '-'], 'apiVersion: conv.example.com/v1\nkind: Job\nmetadata:\n  name: nightly\n  namespace: default\nspec:\n  cronSpec: "0 3 * * *"\n');
+    assert.equal(await ok(['get', 'jobs.v2.conv.example.com', 'nightly', '-n', 'default', '-o', 'jsonpath={.apiVersion} {.spec.schedule}']), 'conv.example.com/v2 0 3 * * *');
+    assert.equal(await ok(['get', 'jobs.v1.conv.example.com', 'nightly', '-n', 'default', '-o', 'jsonpath={.spec.cronSpec}']), '0 3 * * *');
+    assert.ok(wh.reviews.length > 0, 'the webhook was called');
+  } finally {
+    await wh.stop();
+  }
 });
