@@ -123,10 +123,9 @@ export class RbacGuard implements RestStorage {
     if (updating && isOnlyMutatingGCFields(obj, old)) return;
     const name = obj.metadata?.name ?? '';
     if (this.isRole) {
-      await this.confirmNoEscalation(ctx, name, (obj as Record<string, unknown>)['rules']);
+      const owner = await this.confirmNoEscalation(ctx, name, (obj as Record<string, unknown>)['rules']);
       if (this.kind === 'clusterroles' && (hasAggregationRule(obj) || (updating && hasAggregationRule(old)))) {
-        const { covered } = covers((await registryRulesFor(this.registry, ctx.user, ctx.namespace)).rules, FULL_AUTHORITY);
-        if (!covered) throw this.forbidden(name, 'must have cluster-admin privileges to use the aggregationRule');
+        if (!covers(owner.rules, FULL_AUTHORITY).covered) throw this.forbidden(name, 'must have cluster-admin privileges to use the aggregationRule');
       }
       return;
     }
@@ -146,12 +145,13 @@ export class RbacGuard implements RestStorage {
     return this.allowed(user, { verb: 'bind', apiGroup: ref.apiGroup ?? '', apiVersion: '', resource, name: ref.name, namespace });
   }
 
-  /** kube's ConfirmNoEscalation: the caller's rules at ctx.namespace must cover `rules`. */
-  private async confirmNoEscalation(ctx: OpContext, name: string, rules: unknown): Promise<void> {
+  /** kube's ConfirmNoEscalation: the caller's rules at ctx.namespace must cover `rules`; returns those rules. */
+  private async confirmNoEscalation(ctx: OpContext, name: string, rules: unknown): Promise<{ rules: readonly PolicyRule[] }> {
     const wanted = Array.isArray(rules) ? (rules as PolicyRule[]) : [];
     const owner = await registryRulesFor(this.registry, ctx.user, ctx.namespace);
     const { covered, missing } = covers(owner.rules, wanted);
     if (!covered) throw this.forbidden(name, escalationMessage(ctx.user, missing, owner.errors));
+    return owner;
   }
 
   private forbidden(name: string, why: string): StatusError {
