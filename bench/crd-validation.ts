@@ -4,7 +4,7 @@
  * items and map values), through `buildCustomResourceVersion(...).validate` — OpenAPI value validation, list
  * types, embedded resources and the CEL rules — and the CEL rules alone, plus an update (transition rules with
  * oldSelf, ratcheting). Every call gets a freshly decoded object, as a request does (CEL caches conversions per
- * object). Target: ≤ 200 µs per validation. Median of 5 runs; prints a markdown table for BENCHMARKS.md.
+ * object). Target: ≤ 200 µs per validation (CPU time per call). Median of 5 runs; prints a markdown table for BENCHMARKS.md.
  * `BENCH_QUICK=1` shrinks N for a smoke run.
  */
 import type { KObject } from '../src/api/types.ts';
@@ -84,17 +84,25 @@ function fresh(n: number): KObject[] {
   return Array.from({ length: n }, () => JSON.parse(text) as KObject);
 }
 
-function measure(fn: (o: KObject, old: KObject) => unknown): number {
-  const times: number[] = [];
+/**
+ * Median over RUNS of the CPU time (user + system, process.cpuUsage) per call: on a shared, loaded machine
+ * wall-clock time mostly measures waiting for a core; CPU time measures the work. Wall-clock is kept too.
+ */
+function measure(fn: (o: KObject, old: KObject) => unknown): { cpu: number; wall: number } {
+  const cpu: number[] = [];
+  const wall: number[] = [];
   for (let r = 0; r < RUNS; r++) {
     const objs = fresh(N);
     const olds = fresh(N);
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < N; i++) fn(objs[i]!, olds[i]!);
-    times.push(Number(process.hrtime.bigint() - t0) / 1000 / N);
+    wall.push(Number(process.hrtime.bigint() - t0) / 1000 / N);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / N);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(RUNS / 2)]!;
+  const mid = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(RUNS / 2)]!;
+  return { cpu: mid(cpu), wall: mid(wall) };
 }
 
 // Sanity: the object is valid, and an invalid one is caught (so the figures measure real work).
@@ -115,10 +123,11 @@ const updateChanged = measure((o, old) => {
   return version.validate(o, old);
 });
 
-const row = (name: string, us: number) => `| ${name} | ${us.toFixed(1)} µs | ${us <= 200 ? 'yes' : 'no'} |`;
-console.log(`Node ${process.version}, N=${N} per run, median of ${RUNS} runs`);
-console.log('| validation of a custom resource with 10 CEL rules | result | meets ≤ 200 µs |');
-console.log('|---|---|---|');
+const row = (name: string, m: { cpu: number; wall: number }) =>
+  `| ${name} | ${m.cpu.toFixed(1)} µs | ${m.wall.toFixed(1)} µs | ${m.cpu <= 200 ? 'yes' : 'no'} |`;
+console.log(`Node ${process.version}, N=${N} per run, median of ${RUNS} runs, load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`);
+console.log('| validation of a custom resource with 10 CEL rules | CPU per call | wall per call | meets ≤ 200 µs (CPU) |');
+console.log('|---|---|---|---|');
 console.log(row('create: schema + list types + CEL (`validate`)', create));
 console.log(row('create: the 10 CEL rules alone', celOnly));
 console.log(row('update, unchanged object (ratcheting skips)', update));
