@@ -40,6 +40,6 @@ test('static rules: subresources, groups, non-resource requests; resource claims
   assert.equal(a.authorize(attrs({ verb: 'update', apiGroup: 'storage.k8s.io', resource: 'csinodes', name: 'n1' })).kind, 'allow');
   assert.equal(a.authorize(attrs({ verb: 'list', apiGroup: 'resource.k8s.io', resource: 'resourceslices', fieldSelectorRequirements: [{ field: 'spec.nodeName', operator: '=', value: 'n1' }] })).kind, 'allow');
   assert.equal(a.authorize(attrs({ user: { username: 'bob', groups: [] }, verb: 'list', resource: 'services' })).kind, 'no-opinion');
-  assert.deepEqual(a.rulesFor!(node('n1'), 'x'), { resourceRules: [], nonResourceRules: [], incomplete: true, errors: ['node authorizer does not support user rule resolution'] });
-  assert.deepEqual(a.rulesFor!({ username: 'bob', groups: [] }, 'x'), { resourceRules: [], nonResourceRules: [], incomplete: false });
+  assert.deepEqual(a.rulesFor(node('n1'), 'x'), { resourceRules: [], nonResourceRules: [], incomplete: true, errors: ['node authorizer does not support user rule resolution'] });
+  assert.deepEqual(a.rulesFor({ username: 'bob', groups: [] }, 'x'), { resourceRules: [], nonResourceRules: [], incomplete: false });
 });

@@ -29,7 +29,10 @@ export interface NodeAuthorizerOptions extends NodeRuleGates {
 const ALLOW: Decision = { kind: 'allow' };
 const none = (reason?: string): Decision => ({ kind: 'no-opinion', ...(reason ? { reason } : {}) });
 
-export function nodeAuthorizer(o: NodeAuthorizerOptions): Authorizer {
+/** Synchronous: the graph is in memory. */
+export type NodeAuthorizer = Authorizer & { authorize(a: Attributes): Decision; rulesFor(user: UserInfo): RulesResult };
+
+export function nodeAuthorizer(o: NodeAuthorizerOptions): NodeAuthorizer {
   const rules = nodeRules(o);
   const g = o.graph;
 
