@@ -84,3 +84,7 @@ export function customResourceVersion(crd: KObject, version: string): CustomReso
 export function crdConverter(crd: KObject): CrdConverter | undefined {
   return conversion?.createCrdConverter(crd);
 }
+
+// Start loading as soon as anything imports this module (the CRD strategy does, with the catalog), so the
+// engines are there before the first request even where no CRD controller runs (registry-level tests).
+void loadEngines();
