@@ -12,15 +12,16 @@
  *   - Values in and out are plain JSON-like JS values (numbers, strings, booleans, null, arrays, objects);
  *     integer-vs-double follows the declared type. Timestamps/durations come back as strings in RFC 3339 /
  *     Go duration form.
- *   - Values passed to `evaluate` are treated as immutable: their CEL conversion is cached per object (so ten
- *     rules over one `self` convert it once); pass a new object rather than mutating one already evaluated.
+ *   - Values passed to `evaluate` are treated as immutable: the last variable's conversion is reused when the
+ *     same object comes again (so ten rules over one `self` convert it once); pass a new object rather than
+ *     mutating one already evaluated.
  */
 import { boundEnv } from './env.ts';
 import { compileError, evalError } from './errors.ts';
 import { estimateCost } from './cost.ts';
 import { allNodes, CostMeter, markCostOperands, withMeter } from './runtime-cost.ts';
 import { renameOverridden } from './lib/register.ts';
-import { fromCel, toCel } from './values.ts';
+import { fromCel, variableToCel } from './values.ts';
 import { CelCompileError, CelCostLimitError, type CelEnvOptions, type CelProgram, type CelType } from './contract.ts';
 
 export * from './contract.ts';
@@ -65,7 +66,7 @@ export function compileCel(source: string, env: CelEnvOptions): CelProgram {
       const ctx: Record<string, unknown> = {};
       for (const [name, type] of Object.entries(variables)) {
         const v = vars[name];
-        if (v !== undefined) ctx[name] = toCel(v, type);
+        if (v !== undefined) ctx[name] = variableToCel(v, type);
       }
       const meter = new CostMeter(opts?.costLimit ?? Number.POSITIVE_INFINITY);
       let value: unknown;

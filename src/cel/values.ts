@@ -4,8 +4,8 @@
  * become JS `Map`s (no prototype keys), timestamps `Date`s and durations cel-js `Duration`s. The reverse
  * direction turns any CEL result back into JSON-like values.
  *
- * Invariant: conversion is lazy for object fields (only the fields a rule reads are converted) and cached per
- * raw object and type, so ten rules over the same `self` convert each field once.
+ * Invariant: conversion is lazy for object fields (only the fields a rule reads are converted), and the last
+ * top-level conversion is reused, so ten rules in a row over the same `self` convert each field once.
  */
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { Optional } from '@marcbachmann/cel-js';
@@ -63,21 +63,32 @@ export function objectClass(type: CelObjectType): ObjectCtor {
   return ctor;
 }
 
-const cache = new WeakMap<object, WeakMap<object, unknown>>();
+/**
+ * A one-entry cache of the last top-level conversion: callers evaluate several rules over the same `self` in a
+ * row, so they share one lazily converted object. (A WeakMap keyed by every object made GC dominate.)
+ */
+let lastRaw: object | undefined;
+let lastType: CelType | undefined;
+let lastConverted: unknown;
+
+/** Convert a variable's JSON-like value to the cel-js value for `type`, reusing the previous conversion of it. */
+export function variableToCel(v: unknown, type: CelType): unknown {
+  if (typeof v === 'object' && v !== null && typeof type === 'object') {
+    if (v === lastRaw && type === lastType) return lastConverted;
+    const converted = toCel(v, type);
+    lastRaw = v;
+    lastType = type;
+    lastConverted = converted;
+    return converted;
+  }
+  return toCel(v, type);
+}
 
 /** Convert a JSON-like value to the cel-js value for `type`. */
 export function toCel(v: unknown, type: CelType): unknown {
   if (v === null || v === undefined) return null;
   if (typeof type === 'string') return scalarToCel(v, type);
-  if (typeof v === 'object' && !(v instanceof Date) && !(v instanceof Uint8Array)) {
-    const perType = cache.get(v);
-    const hit = perType?.get(type);
-    if (hit !== undefined) return hit;
-    const converted = containerToCel(v, type);
-    if (perType) perType.set(type, converted);
-    else cache.set(v, new WeakMap([[type, converted]]));
-    return converted;
-  }
+  if (typeof v === 'object' && !(v instanceof Date) && !(v instanceof Uint8Array)) return containerToCel(v, type);
   return dynToCel(v);
 }
 
