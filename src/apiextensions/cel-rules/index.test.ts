@@ -111,3 +111,19 @@ describe('CEL validation rules: evaluate', () => {
     assert.match(e!, /^spec: Invalid value: "object": division by zero evaluating rule: self\.a \/ 0 == 1$/);
   });
 });
+
+describe('CEL validation rules: transition rules and correlation', () => {
+  it('refuses oldSelf inside lists that are not listType=map', () => {
+    const item: JSONSchemaProps = { type: 'object', properties: { k: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'self.k == oldSelf.k' }] };
+    const c = compile(withSpec({
+      type: 'object',
+      properties: {
+        atomic: { type: 'array', maxItems: 4, items: item },
+        keyed: { type: 'array', maxItems: 4, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { ...item, required: ['k'] } },
+      },
+    }));
+    assert.deepEqual(c.errors.map(String), [
+      `${P}.properties[spec].properties[atomic].items.x-kubernetes-validations[0].rule: Invalid value: "self.k == oldSelf.k": oldSelf cannot be used on the uncorrelatable portion of the schema within ${P}.properties[spec].properties[atomic]`,
+    ]);
+  });
+});

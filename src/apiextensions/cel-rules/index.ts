@@ -83,7 +83,7 @@ interface CompileCtx {
 /** Compiles every rule under `root` (a version's structural schema); `schemaPath` prefixes error paths. */
 export function compileRules(root: Structural, schemaPath: string): CompiledRules {
   const ctx: CompileCtx = { errors: [], total: 0, expensive: [] };
-  const node = compileNode(root, schemaPath, true, 1, ctx);
+  const node = compileNode(root, schemaPath, true, 1, undefined, ctx);
   if (ctx.total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
     for (const e of ctx.expensive.sort((a, b) => b.cost - a.cost).slice(0, 4)) {
       ctx.errors.push(field.forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
@@ -93,30 +93,34 @@ export function compileRules(root: Structural, schemaPath: string): CompiledRule
   return { errors: ctx.errors, ...(node ? { validator: new Validator(node) } : {}) };
 }
 
-function compileNode(s: Structural, path: string, isRoot: boolean, cardinality: number, ctx: CompileCtx): RuleNode | undefined {
+/**
+ * `uncorrelatable`: the schema path of the nearest enclosing list whose items cannot be matched with their old
+ * values (any list but listType=map), where transition rules (oldSelf) are refused.
+ */
+function compileNode(s: Structural, path: string, isRoot: boolean, cardinality: number, uncorrelatable: string | undefined, ctx: CompileCtx): RuleNode | undefined {
   let properties: Map<string, RuleNode> | undefined;
   if (s.properties) {
     for (const [k, p] of s.properties) {
-      const sub = compileNode(p, keyPath(`${path}.properties`, k), false, cardinality, ctx);
+      const sub = compileNode(p, keyPath(`${path}.properties`, k), false, cardinality, uncorrelatable, ctx);
       if (sub) (properties ??= new Map()).set(k, sub);
     }
   }
   let additional: RuleNode | undefined;
   if (s.additionalProperties !== undefined && s.additionalProperties !== true) {
     const bound = s.props.maxProperties ?? Math.floor((MAX_REQUEST_BYTES - 2) / (minJsonSize(s.additionalProperties.props) + 4));
-    additional = compileNode(s.additionalProperties, `${path}.additionalProperties`, false, cardinality * bound, ctx);
+    additional = compileNode(s.additionalProperties, `${path}.additionalProperties`, false, cardinality * bound, uncorrelatable, ctx);
   }
   let items: RuleNode | undefined;
   if (s.items) {
     const bound = s.props.maxItems ?? Math.floor((MAX_REQUEST_BYTES - 2) / (minJsonSize(s.items.props) + 1));
-    items = compileNode(s.items, `${path}.items`, false, cardinality * bound, ctx);
+    items = compileNode(s.items, `${path}.items`, false, cardinality * bound, s.listType === 'map' ? uncorrelatable : uncorrelatable ?? path, ctx);
   }
-  const rules = compileNodeRules(s, path, isRoot, cardinality, ctx);
+  const rules = compileNodeRules(s, path, isRoot, cardinality, uncorrelatable, ctx);
   if (rules.length === 0 && !properties && !additional && !items) return undefined;
   return { schema: s, rules, ...(properties ? { properties } : {}), ...(additional ? { additional } : {}), ...(items ? { items } : {}) };
 }
 
-function compileNodeRules(s: Structural, path: string, isRoot: boolean, cardinality: number, ctx: CompileCtx): CompiledRule[] {
+function compileNodeRules(s: Structural, path: string, isRoot: boolean, cardinality: number, uncorrelatable: string | undefined, ctx: CompileCtx): CompiledRule[] {
   const list = s.validations ?? [];
   if (list.length === 0) return [];
   const selfSchema = (isRoot ? rootSelfSchema(s.props) : s.props) as CelSchema;
@@ -164,6 +168,9 @@ function compileNodeRules(s: Structural, path: string, isRoot: boolean, cardinal
         ctx.total += cost;
         ctx.expensive.push({ path: `${rp}.messageExpression`, cost });
       }
+    }
+    if (old && program && uncorrelatable !== undefined) {
+      ctx.errors.push(field.invalid(`${rp}.rule`, src, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`));
     }
     if (!old && rule.optionalOldSelf !== undefined) {
       ctx.errors.push(field.invalid(`${rp}.optionalOldSelf`, rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
