@@ -149,6 +149,7 @@ export class IssuerAuthenticator {
       this.lastError = (e as Error).message;
       this.log(`oidc authenticator: initializing plugin: ${this.lastError}`);
       this.timer = setTimeout(() => void this.attempt(), this.o.retryMs ?? 10_000);
+      this.timer.unref();
     }
   }
 
@@ -162,7 +163,7 @@ export class IssuerAuthenticator {
   waitReady(signal: AbortSignal): Promise<boolean> {
     if (this.ready) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const done = (): void => resolve(true);
+      const done = (): void => resolve(this.ready);
       this.readyWaiters.push(done);
       signal.addEventListener('abort', () => {
         this.readyWaiters = this.readyWaiters.filter((w) => w !== done);

@@ -156,8 +156,10 @@ export async function createJwtAuthentication(deps: AuthenticationDeps, t: JwtTu
       return;
     }
     const candidate = build(cfg.jwt, nextMappers, ALL_SIGNING_ALGS, log, t);
+    pending = candidate;
     const timeout = AbortSignal.timeout(t.reloadTimeoutMs ?? 60_000);
     const ok = (await Promise.all(candidate.authenticators.map((a) => a.waitReady(timeout)))).every(Boolean);
+    pending = undefined;
     if (!ok || stopped) {
       stopBuilt(candidate);
       if (!stopped) log('failed to update authentication config: not every JWT authenticator became healthy in time');
@@ -170,6 +172,8 @@ export async function createJwtAuthentication(deps: AuthenticationDeps, t: JwtTu
     log('reloaded authentication config');
   };
   let stopped = false;
+  /** A configuration waiting for its providers; stopped with the part so nothing outlives it. */
+  let pending: Built | undefined;
   const watcher: FileWatch = watchFile({ file, intervalMs: t.reloadIntervalMs ?? 60_000, onChange: reload, log });
   return {
     tokens: [tokenAuthenticator(() => current, log)],
@@ -178,6 +182,7 @@ export async function createJwtAuthentication(deps: AuthenticationDeps, t: JwtTu
     stop() {
       stopped = true;
       watcher.stop();
+      if (pending) stopBuilt(pending);
       stopBuilt(current);
       return Promise.resolve();
     },
