@@ -79,7 +79,9 @@ void test('requestHeaderAuthentication: kube\'s option checks', async () => {
     writeFileSync(junk, 'nothing here');
     const deps = (o: Parameters<typeof resolveOptions>[0]): AuthenticationDeps => ({ options: resolveOptions(o), log: () => {} } as unknown as AuthenticationDeps);
     const rh = { clientCaFile: caFile, usernameHeaders: ['X-Remote-User'], groupHeaders: [], extraHeaderPrefixes: [], uidHeaders: [], allowedNames: [] };
-    assert.equal((await requestHeaderAuthentication(deps({ requestHeader: rh }))).requestAuthenticators?.length, 1);
+    const part = await requestHeaderAuthentication(deps({ requestHeader: rh }));
+    assert.equal(part.requestAuthenticators?.length, 1);
+    await part.stop?.();
     // without a CA file the proxy is off, as kube
     assert.deepEqual(await requestHeaderAuthentication(deps({ requestHeader: { ...rh, clientCaFile: '' } })), {});
     await assert.rejects(requestHeaderAuthentication(deps({ requestHeader: { ...rh, groupHeaders: [' '] } })),
@@ -87,7 +89,9 @@ void test('requestHeaderAuthentication: kube\'s option checks', async () => {
     await assert.rejects(requestHeaderAuthentication(deps({ requestHeader: { ...rh, clientCaFile: junk } })), /data does not contain any valid RSA or ECDSA certificates/);
     await assert.rejects(requestHeaderAuthentication(deps({ requestHeader: rh, clientCaFile: caFile })),
       /--requestheader-client-ca-file and --client-ca-file contain overlapping certificates; --requestheader-allowed-names must be specified/);
-    assert.equal((await requestHeaderAuthentication(deps({ requestHeader: { ...rh, allowedNames: ['p'] }, clientCaFile: caFile }))).requestAuthenticators?.length, 1);
+    const named = await requestHeaderAuthentication(deps({ requestHeader: { ...rh, allowedNames: ['p'] }, clientCaFile: caFile }));
+    assert.equal(named.requestAuthenticators?.length, 1);
+    await named.stop?.();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -103,6 +107,38 @@ void test('requestHeaderCaPems: the bundle as PEM for the listener, nothing with
     assert.equal(pems.length, 2);
     assert.equal(new X509Certificate(pems[0]!).fingerprint256, new X509Certificate(ca.certPem).fingerprint256);
     assert.deepEqual(await requestHeaderCaPems({}), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('the request-header CA file is reloaded when it changes; a broken file keeps the last bundle', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'keelson-rh-'));
+  const logs: string[] = [];
+  try {
+    const oldCa = await createCa('old-proxy-ca');
+    const newCa = await createCa('new-proxy-ca');
+    const oldProxy = await issue({ subject: { cn: 'p' }, issuer: oldCa, usage: 'client' });
+    const newProxy = await issue({ subject: { cn: 'p' }, issuer: newCa, usage: 'client' });
+    const caFile = path.join(dir, 'ca.crt');
+    writeFileSync(caFile, oldCa.certPem);
+    const deps = { options: resolveOptions({ requestHeader: { ...HEADERS, clientCaFile: caFile } }), log: (l: string) => logs.push(l) } as unknown as AuthenticationDeps;
+    const part = await requestHeaderAuthentication(deps);
+    const a = part.requestAuthenticators![0]!;
+    const lines: [string, string][] = [['X-Remote-User', 'alice']];
+    try {
+      assert.equal((await a.authenticate(req(lines, oldProxy.certPem))).kind, 'authenticated');
+      assert.equal((await a.authenticate(req(lines, newProxy.certPem))).kind, 'error');
+      writeFileSync(caFile, newCa.certPem);
+      for (let i = 0; i < 400 && !logs.some((l) => l.startsWith('loaded a new request-header client CA bundle')); i++) await new Promise((r) => setTimeout(r, 25));
+      assert.equal((await a.authenticate(req(lines, newProxy.certPem))).kind, 'authenticated');
+      assert.equal((await a.authenticate(req(lines, oldProxy.certPem))).kind, 'error');
+      writeFileSync(caFile, 'garbage');
+      for (let i = 0; i < 400 && !logs.some((l) => l.includes('keeping the previous request-header CA bundle')); i++) await new Promise((r) => setTimeout(r, 25));
+      assert.equal((await a.authenticate(req(lines, newProxy.certPem))).kind, 'authenticated');
+    } finally {
+      await part.stop?.();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

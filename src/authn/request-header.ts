@@ -18,6 +18,7 @@ import type { AuthRequest, AuthResult, Authenticator } from './types.ts';
 import { NO_OPINION } from './types.ts';
 import { parseCertBundle, peerChain, subjectUser, verifyClientChain } from './x509.ts';
 import { OptionsError } from '../server/options.ts';
+import { watchFile } from './jwt/reload.ts';
 
 export interface RequestHeaderConfig {
   /** CAs that sign proxy client certificates (`--requestheader-client-ca-file`). */
@@ -98,18 +99,19 @@ export function userFromHeaders(req: AuthRequest, c: Omit<RequestHeaderConfig, '
 export function requestHeaderAuthenticator(c: RequestHeaderConfig): Authenticator {
   const now = c.now ?? Date.now;
   // Verification per TLS connection: every request on it carries the same chain.
-  const verified = new WeakMap<object, { error?: string; until: number }>();
+  const verified = new WeakMap<object, { error?: string; until: number; roots: readonly X509Certificate[] }>();
   const verify = (req: AuthRequest): string | undefined | 'none' => {
     const socket = req.tlsSocket;
     if (!socket || typeof socket.getPeerCertificate !== 'function') return 'none';
     const hit = verified.get(socket);
-    if (hit && now() <= hit.until) return hit.error;
+    // A reloaded CA bundle (a new roots array) invalidates what was verified against the old one.
+    if (hit && now() <= hit.until && hit.roots === c.roots) return hit.error;
     const chain = peerChain(socket);
     if (!chain.length) return 'none';
     let error = verifyClientChain(chain, c.roots, now());
     const cn = subjectUser(chain[0]!)?.username ?? '';
     if (!error && c.allowedNames.length && !c.allowedNames.includes(cn)) error = `x509: subject with cn=${cn} is not in the allowed list`;
-    verified.set(socket, { error, until: error ? Infinity : Math.min(...chain.map((x) => Date.parse(x.validTo))) });
+    verified.set(socket, { error, until: error ? Infinity : Math.min(...chain.map((x) => Date.parse(x.validTo))), roots: c.roots });
     return error;
   };
   return {
@@ -176,5 +178,33 @@ export async function requestHeaderAuthentication(deps: AuthenticationDeps): Pro
   if (rh.usernameHeaders.length && !rh.usernameHeaders.some((h) => h.toLowerCase() === 'x-remote-user')) {
     deps.log('--requestheader-username-headers is set without specifying the standard X-Remote-User header - API aggregation will not work');
   }
-  return { requestAuthenticators: [requestHeaderAuthenticator({ ...rh, roots })] };
+  // kube reloads the CA bundle when the file changes; a file that no longer loads keeps the last good bundle.
+  let current = roots;
+  const file = rh.clientCaFile;
+  const watcher = watchFile({
+    file,
+    intervalMs: 60_000,
+    log: deps.log,
+    onChange: async () => {
+      let next: X509Certificate[];
+      try {
+        next = await loadBundle(file, 'request-header client CA');
+      } catch (e) {
+        deps.log(`${(e as Error).message}; keeping the previous request-header CA bundle`);
+        return;
+      }
+      const same = next.length === current.length && next.every((x, i) => x.raw.equals(current[i]!.raw));
+      if (same) return;
+      current = next;
+      deps.log(`loaded a new request-header client CA bundle from ${file}`);
+    },
+  });
+  const config: RequestHeaderConfig = { ...rh, get roots() { return current; } };
+  return {
+    requestAuthenticators: [requestHeaderAuthenticator(config)],
+    stop() {
+      watcher.stop();
+      return Promise.resolve();
+    },
+  };
 }
