@@ -30,7 +30,7 @@ const ALLOW: Decision = { kind: 'allow' };
 const none = (reason?: string): Decision => ({ kind: 'no-opinion', ...(reason ? { reason } : {}) });
 
 /** Synchronous: the graph is in memory. */
-export type NodeAuthorizer = Omit<Authorizer, 'authorize' | 'rulesFor'> & { authorize(a: Attributes): Decision; rulesFor(user: UserInfo): RulesResult };
+export type NodeAuthorizer = Omit<Authorizer, 'authorize' | 'rulesFor'> & { authorize(a: Attributes): Decision; rulesFor(user: UserInfo, namespace: string): RulesResult };
 
 export function nodeAuthorizer(o: NodeAuthorizerOptions): NodeAuthorizer {
   const rules = nodeRules(o);
