@@ -27,9 +27,9 @@ const MAX_BOUND = 500;
 function baseEnv(profile: CelProfile): CelJsEnv {
   let env = bases.get(profile);
   if (!env) {
-    // kube: HomogeneousAggregateLiterals, OptionalTypes, CrossTypeNumericComparisons (cel-js compares across
-    // numeric types already).
-    env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true });
+    // kube: OptionalTypes, CrossTypeNumericComparisons (cel-js compares across numeric types already) and
+    // HomogeneousAggregateLiterals, which validators.ts enforces after checking (format() arguments are exempt).
+    env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
     registerLibraries(env, profile);
     bases.set(profile, env);
   }

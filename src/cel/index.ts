@@ -21,6 +21,7 @@ import { compileError, evalError } from './errors.ts';
 import { estimateCost } from './cost.ts';
 import { allNodes, CostMeter, markCostOperands, withMeter } from './runtime-cost.ts';
 import { renameOverridden } from './lib/register.ts';
+import { validateAst } from './validators.ts';
 import { fromCel, variableToCel } from './values.ts';
 import { CelCompileError, CelCostLimitError, type CelEnvOptions, type CelProgram, type CelType } from './contract.ts';
 
@@ -52,6 +53,7 @@ export function compileCel(source: string, env: CelEnvOptions): CelProgram {
   renameOverridden(allNodes(parsed.ast));
   const checked = parsed.check();
   if (!checked.valid) throw compileError(source, checked.error, bound.functions);
+  validateAst(parsed.ast, source);
   markCostOperands(parsed.ast);
   const sized = new Set(Object.entries(env.variables).filter(([, t]) => isSized(t)).map(([n]) => n));
   const estimatedCost = estimateCost(parsed.ast, { sizeHints: env.sizeHints ?? {}, sized });

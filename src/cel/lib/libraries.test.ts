@@ -28,8 +28,15 @@ describe('ext strings v2', () => {
     ['"%s is %d".format([dyn("x"), dyn(3)])', 'x is 3'], ['"%.2f|%e".format([1.5, 1000.0])', '1.50|1.000000e+03'],
     ['"%x %X %o %b".format([255, 255, 8, 5])', 'ff FF 10 101'], ['"%s".format([[1, 2]])', '[1, 2]'], ['"100%%".format([])', '100%'],
   ]));
-  it('list literals are homogeneous as in kube (mixed needs dyn())', () => {
-    assert.throws(() => ev('"%s %d".format(["x", 3])'), /List elements must have the same type/);
+  it('list literals are homogeneous as in kube, except format() arguments', () => {
+    assert.equal(ev('"%s %d".format(["x", 3])'), 'x 3');
+    assert.throws(() => ev('["x", 3].size()'), /ERROR: <input>:1:7: expected type 'string' but found 'int'/);
+    assert.throws(() => ev('{"a": 1, "b": "c"}.size()'), /expected type 'int' but found 'string'/);
+  });
+  it('literal duration, timestamp and regex arguments are validated at compile time', () => {
+    assert.throws(() => ev('duration("1x")'), (e: Error) => e instanceof CelCompileError && /invalid duration argument/.test(e.message));
+    assert.throws(() => ev('timestamp("yesterday")'), /invalid timestamp argument/);
+    assert.throws(() => ev('"a".matches("(?=a)")'), /ERROR: <input>:1:13: invalid matches argument/);
   });
   it('errors as cel-go', () => {
     evalFails('"abc".charAt(4)', 'index out of range: 4');
@@ -46,8 +53,9 @@ describe('regex', () => {
     ['"a1b22".find("[0-9]+")', '1'], ['"abc".find("[0-9]+")', ''], ['"x9".find("[[:digit:]]")', '9'],
   ]));
   it('refuses what RE2 refuses, with Go regexp wording', () => {
-    evalFails('"abc".matches("(?=a)")', 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
-    evalFails('"abc".matches("(a")', 'error parsing regexp: missing closing ): `(a`');
+    const re = (p: string) => compileCel('"abc".matches(p)', { profile: 'crd', variables: { p: 'string' } }).evaluate({ p }).value;
+    assert.throws(() => re('(?=a)'), (e: Error) => e instanceof CelEvalError && e.message === 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
+    assert.throws(() => re('(a'), (e: Error) => e instanceof CelEvalError && e.message === 'error parsing regexp: missing closing ): `(a`');
   });
 });
 

@@ -1,0 +1,109 @@
+/**
+ * kube's compile-time AST validators (base environment since 1.29, cel-go's cel/validator.go):
+ * - literal arguments of `duration()`, `timestamp()` and `matches()` must be valid (`invalid duration
+ *   argument`, `invalid timestamp argument`, `invalid matches argument`), regexes compiled with RE2;
+ * - list and map literals are homogeneous (`expected type 'int' but found 'string'`), except inside
+ *   `format()` calls, which need mixed lists.
+ */
+import { RE2JS } from '@bufbuild/re2';
+import { CelCompileError } from './contract.ts';
+import { formatCelError } from './errors.ts';
+import { parseGoDuration } from './duration.ts';
+import { OVERRIDE_PREFIX } from './lib/register.ts';
+
+interface Node {
+  op: string;
+  args: unknown;
+  pos?: number;
+  checkedType?: { name: string };
+  meta?: { alternate?: Node; macro?: Record<string, unknown> };
+}
+
+interface Issue { pos: number; message: string }
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function typeName(n: Node): string {
+  return (n.checkedType?.name ?? 'dyn')
+    .replace(/\b(list|map)</g, '$1(').replace(/\boptional</g, 'optional_type(').replace(/>/g, ')').replace(/\bnull\b/g, 'null_type');
+}
+
+function isLiteralString(n: Node | undefined): n is Node & { args: string } {
+  return n?.op === 'value' && typeof n.args === 'string';
+}
+
+function checkLiteral(fn: string, arg: Node | undefined, issues: Issue[]): void {
+  if (!isLiteralString(arg)) return;
+  const s = arg.args;
+  let ok = true;
+  if (fn === 'duration') ok = parseGoDuration(s) !== undefined;
+  else if (fn === 'timestamp') {
+    const d = new Date(s);
+    ok = RFC3339.test(s) && !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999;
+  } else {
+    try {
+      new RE2JS(s);
+    } catch {
+      ok = false;
+    }
+  }
+  if (!ok) issues.push({ pos: arg.pos ?? 0, message: `invalid ${fn} argument` });
+}
+
+function checkHomogeneous(n: Node, issues: Issue[]): void {
+  if (n.op === 'list') {
+    const elems = n.args as Node[];
+    const first = elems[0];
+    for (const e of elems.slice(1)) {
+      if (first && typeName(e) !== typeName(first)) {
+        issues.push({ pos: e.pos ?? 0, message: `expected type '${typeName(first)}' but found '${typeName(e)}'` });
+        break;
+      }
+    }
+  } else if (n.op === 'map') {
+    const entries = n.args as Array<[Node, Node]>;
+    const first = entries[0];
+    for (const [k, v] of entries.slice(1)) {
+      if (first && typeName(k) !== typeName(first[0])) issues.push({ pos: k.pos ?? 0, message: `expected type '${typeName(first[0])}' but found '${typeName(k)}'` });
+      if (first && typeName(v) !== typeName(first[1])) issues.push({ pos: v.pos ?? 0, message: `expected type '${typeName(first[1])}' but found '${typeName(v)}'` });
+    }
+  }
+}
+
+/** Run the validators over a checked AST; throws CelCompileError listing every issue as cel-go does. */
+export function validateAst(root: unknown, source: string): void {
+  const issues: Issue[] = [];
+  const seen = new Set<object>();
+  const visit = (v: unknown, inFormat: boolean): void => {
+    if (v === null || typeof v !== 'object' || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      for (const e of v) visit(e, inFormat);
+      return;
+    }
+    const n = v as Node;
+    if (typeof n.op !== 'string' || !('args' in n)) {
+      if (Object.getPrototypeOf(v) === Object.prototype) for (const e of Object.values(v)) visit(e, inFormat);
+      return;
+    }
+    let childInFormat = inFormat && (n.op === 'list' || n.op === 'map');
+    if (n.op === 'call') {
+      const [name, args] = n.args as [string, Node[]];
+      if (name === 'duration' || name === 'timestamp' || name === 'matches') checkLiteral(name, args[0], issues);
+    } else if (n.op === 'rcall') {
+      const [name, , args] = n.args as [string, Node, Node[]];
+      const plain = name.startsWith(OVERRIDE_PREFIX) ? name.slice(OVERRIDE_PREFIX.length) : name;
+      if (plain === 'matches') checkLiteral('matches', args[0], issues);
+      if (plain === 'format') childInFormat = true;
+    } else if (!inFormat) {
+      checkHomogeneous(n, issues);
+    }
+    visit(n.args, childInFormat);
+    visit(n.meta?.alternate, childInFormat);
+    visit(n.meta?.macro, childInFormat);
+  };
+  visit(root, false);
+  if (issues.length === 0) return;
+  issues.sort((a, b) => a.pos - b.pos);
+  throw new CelCompileError(`compilation failed: ${issues.map((i) => formatCelError(source, i.pos, i.message)).join('\n')}`);
+}
