@@ -8,15 +8,16 @@
  * order (conversions are chained). As in kube, every GET and LIST asks the webhook; watch events are converted
  * once per stored revision however many watchers share them.
  *
- * Known difference from kube: validation runs on the storage-version object (the inner store's schema), kube
- * validates the served version's object before converting it for storage.
+ * Writes are pruned, defaulted and validated in the served version first (its schema and CEL rules, as kube's
+ * per-version strategy does), then converted; the storage-version store checks the converted object again.
  */
 import type { KObject, ResourceDef } from '../api/types.ts';
 import type { CachedObject, ObjectEvent, ObjectWatch, ObjectWatchSink } from '../storage/cacher/types.ts';
 import type {
   DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestStorage, UpdateFn, WatchParams, WriteParams,
 } from '../registry/rest.ts';
-import type { CrdConverter } from './schema-bridge.ts';
+import type { CrdConverter, CustomResourceVersion } from './schema-bridge.ts';
+import { errors } from '../endpoints/status.ts';
 
 export class ConvertingRest implements RestStorage {
   private readonly views = new WeakMap<CachedObject, Promise<CachedObject>>();
@@ -34,6 +35,18 @@ export class ConvertingRest implements RestStorage {
 
   private toStored(o: KObject): Promise<KObject> {
     return this.converter.convert(o, this.storedApi);
+  }
+
+  /** The served version's schema on a write: prune, default, validate (422 naming the served kind). */
+  private prepareServed(ctx: OpContext, input: KObject, old: KObject | undefined): KObject {
+    const custom = this.def.custom as CustomResourceVersion | undefined;
+    if (!custom) return input;
+    const obj = structuredClone(input) as KObject;
+    custom.prune(obj);
+    custom.applyDefaults(obj);
+    const errs = ctx.subresource === 'status' && custom.validateStatus ? custom.validateStatus(obj, old) : custom.validate(obj, old);
+    if (errs.length) throw errors.invalid({ kind: this.def.kind, group: this.def.group, name: obj.metadata?.name ?? '' }, errs);
+    return obj;
   }
 
   /** Scale is a Scale: not converted. */
@@ -97,12 +110,19 @@ export class ConvertingRest implements RestStorage {
   }
 
   async create(ctx: OpContext, obj: KObject, params: WriteParams): Promise<KObject> {
-    return this.toServed(await this.inner.create(ctx, await this.toStored(obj), params));
+    return this.toServed(await this.inner.create(ctx, await this.toStored(this.prepareServed(ctx, obj, undefined)), params));
   }
 
   async update(ctx: OpContext, name: string, obj: KObject, params: WriteParams): Promise<{ object: KObject; created: boolean }> {
     if (!this.converts(ctx)) return this.inner.update(ctx, name, obj, params);
-    const res = await this.inner.update(ctx, name, await this.toStored(obj), params);
+    // PUT as a read-modify-write so the served version's rules see the old object (transition rules).
+    const res = await this.inner.guaranteedUpdate(ctx, name, async (cur) => {
+      const old = cur ? await this.toServed(cur) : undefined;
+      if (old && obj.metadata?.resourceVersion && obj.metadata.resourceVersion !== old.metadata.resourceVersion) {
+        throw errors.conflict({ kind: this.def.resource, group: this.def.group, name });
+      }
+      return this.toStored(this.prepareServed(ctx, obj, old));
+    }, params);
     return { ...res, object: await this.toServed(res.object) };
   }
 
@@ -110,7 +130,7 @@ export class ConvertingRest implements RestStorage {
     if (!this.converts(ctx)) return this.inner.guaranteedUpdate(ctx, name, mutate, params);
     const res = await this.inner.guaranteedUpdate(ctx, name, async (cur) => {
       const served = cur ? await this.toServed(cur) : undefined;
-      return this.toStored(await mutate(served));
+      return this.toStored(this.prepareServed(ctx, await mutate(served), served));
     }, params);
     return { ...res, object: await this.toServed(res.object) };
   }

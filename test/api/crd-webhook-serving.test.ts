@@ -103,3 +103,9 @@ void test('a failing webhook is a 500 carrying its message', async () => {
   }
   assert.equal((await srv.request('GET', `${V2}/a`)).status, 200);
 });
+
+void test('writes through the converted version are validated against its own schema first', async () => {
+  const r = await srv.request('POST', V2, { body: { apiVersion: 'convserve.example.com/v2', kind: 'CronTab', metadata: { name: 'bad' }, spec: { schedule: 5 } } });
+  assert.equal(r.status, 422, r.text);
+  assert.match(r.json().message, /^CronTab.convserve.example.com "bad" is invalid: spec.schedule: Invalid value: "integer": spec.schedule in body must be of type string: "integer"/);
+});
