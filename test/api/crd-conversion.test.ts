@@ -101,6 +101,46 @@ describe('Webhook conversion', () => {
       failing = false;
     }
   });
+
+  it('watch in v2 delivers converted objects', async () => {
+    failing = false;
+    const w = await srv.watch(`${path('v2', 'crontabs')}?watch=1&fieldSelector=metadata.name%3Dw`);
+    try {
+      assert.equal(w.status, 200);
+      const c = await srv.request('POST', path('v1', 'crontabs'), { body: { apiVersion: `${GROUP}/v1`, kind: 'CronTab', metadata: { name: 'w' }, spec: { cronSpec: '1 1 * * *' } } });
+      assert.equal(c.status, 201, c.text);
+      const e = await w.next();
+      assert.equal(e.type, 'ADDED');
+      assert.equal(e.object.apiVersion, `${GROUP}/v2`);
+      assert.deepEqual(e.object.spec, { schedule: '1 1 * * *' });
+    } finally {
+      w.close();
+    }
+  });
+
+  it('merge patch through v2 converts both ways', async () => {
+    failing = false;
+    const c = await srv.request('POST', path('v1', 'crontabs'), { body: { apiVersion: `${GROUP}/v1`, kind: 'CronTab', metadata: { name: 'm' }, spec: { cronSpec: 'x', host: 'a' } } });
+    assert.equal(c.status, 201, c.text);
+    const p = await srv.request('PATCH', path('v2', 'crontabs', 'm'), { body: { spec: { schedule: 'y' } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(p.status, 200, p.text);
+    assert.deepEqual(p.json().spec, { host: 'a', schedule: 'y' });
+    const v1 = await srv.request('GET', path('v1', 'crontabs', 'm'));
+    assert.deepEqual(v1.json().spec, { host: 'a', cronSpec: 'y' });
+  });
+
+  it('a write through v2 that the webhook cannot convert fails with 500 and stores nothing', async () => {
+    failing = true;
+    try {
+      const c = await srv.request('POST', path('v2', 'crontabs'), { body: { apiVersion: `${GROUP}/v2`, kind: 'CronTab', metadata: { name: 'nope' }, spec: { schedule: 'z' } } });
+      assert.equal(c.status, 500, c.text);
+      assert.match(c.json().message, /conversion webhook for conv\.example\.com\/v2, Kind=CronTab failed: the webhook refuses today/);
+    } finally {
+      failing = false;
+    }
+    const g = await srv.request('GET', path('v1', 'crontabs', 'nope'));
+    assert.equal(g.status, 404, g.text);
+  });
 });
 
 describe('None conversion', () => {
