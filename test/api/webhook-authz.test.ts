@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { findKubectl, kubectl } from '../support/kubectl.ts';
 import { startWebhookServer, type WebhookServer, type WebhookRequest } from '../support/webhook-server.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'keelson-wh-authz-'));
@@ -138,4 +139,24 @@ void test('SubjectAccessReview selectors reach the webhook as requirements (raw 
   const ra = last('alice').body.spec.resourceAttributes;
   assert.deepEqual(ra.fieldSelector, { requirements: [{ key: 'spec.nodeName', operator: 'In', values: ['n1'] }] });
   assert.deepEqual(ra.labelSelector, { requirements: [{ key: 'app', operator: 'NotIn', values: ['db'] }, { key: 'tier', operator: 'Exists' }] });
+});
+
+void test('kubectl sees the webhook\'s answers', { skip: findKubectl() ? false : 'no kubectl' }, async () => {
+  const kc = (token: string): string => {
+    const file = path.join(dir, `${token}.kubeconfig`);
+    writeFileSync(file, JSON.stringify({
+      apiVersion: 'v1', kind: 'Config', 'current-context': 'c',
+      clusters: [{ name: 'k', cluster: { server: srv.url, 'certificate-authority-data': Buffer.from(srv.caPem).toString('base64') } }],
+      users: [{ name: 'u', user: { token } }],
+      contexts: [{ name: 'c', context: { cluster: 'k', user: 'u', namespace: 'default' } }],
+    }));
+    return file;
+  };
+  const ok = await kubectl(['get', 'configmaps', '-o', 'name'], { kubeconfig: kc('alice-token') });
+  assert.equal(ok.code, 0, ok.stderr);
+  const no = await kubectl(['get', 'pods'], { kubeconfig: kc('bob-token') });
+  assert.notEqual(no.code, 0);
+  assert.match(no.stderr, /Error from server \(Forbidden\): pods is forbidden: User "bob" cannot list resource "pods" in API group "" in the namespace "default": bob is banned/);
+  const canI = await kubectl(['auth', 'can-i', 'delete', 'pods'], { kubeconfig: kc('alice-token') });
+  assert.equal(canI.stdout.trim(), 'yes', canI.stderr);
 });
