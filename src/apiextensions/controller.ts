@@ -229,8 +229,14 @@ export class CrdController {
     state.terminating = terminating;
     const defs = buildCustomResourceDefs(crd, state);
     const keep = new Set(defs.map((d) => `${d.group}/${d.version}/${d.resource}`));
+    // The watch cache indexes selectable fields when it opens: a change of them (or of the storage prefix)
+    // needs a fresh cache, so every old def goes first (as kube rebuilds a CRD's storage).
+    const fieldsOf = (ds: readonly CustomResourceDef[]) => JSON.stringify(ds.map((d) => [d.storagePrefix, Object.keys(d.selectableFields ?? {}).sort()]).sort());
+    const rebuild = prev !== undefined && fieldsOf(prev.defs.filter((d) => keep.has(`${d.group}/${d.version}/${d.resource}`))) !== fieldsOf(defs.filter((d) => prev.defs.some((o) => o.version === d.version)));
     for (const old of prev?.defs ?? []) {
-      if (!keep.has(`${old.group}/${old.version}/${old.resource}`)) this.opts.catalog.remove(old);
+      if (rebuild || !keep.has(`${old.group}/${old.version}/${old.resource}`)) {
+        if (this.opts.catalog.lookup(old.group, old.version, old.resource) === old) this.opts.catalog.remove(old);
+      }
     }
     const spec = crdSpec(crd);
     const storageVersion = spec.versions.find((v) => v.storage)?.name;

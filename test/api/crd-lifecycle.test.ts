@@ -175,3 +175,19 @@ void test('a CRD overlapping a built-in resource never replaces it, and its dele
   assert.equal((await srv.request('GET', '/apis/networking.k8s.io/v1/namespaces/default/ingresses/keep')).status, 200);
   assert.equal((await srv.request('GET', '/apis/networking.k8s.io/v1/namespaces/default/ingresses')).status, 200);
 });
+
+void test('changing selectableFields takes effect for field selectors', async () => {
+  const m = crdManifest({ group: 'sel.example.com', plural: 'things', kind: 'Thing', shortNames: [] });
+  assert.equal((await srv.request('POST', CRDS, { body: m })).status, 201);
+  await established('things.sel.example.com');
+  const base = '/apis/sel.example.com/v1/namespaces/default/things';
+  await srv.request('POST', base, { body: { apiVersion: 'sel.example.com/v1', kind: 'Thing', metadata: { name: 'a' }, spec: { color: 'red', size: 1 } } });
+  await srv.request('POST', base, { body: { apiVersion: 'sel.example.com/v1', kind: 'Thing', metadata: { name: 'b' }, spec: { color: 'red', size: 2 } } });
+  assert.equal((await srv.request('GET', `${base}?fieldSelector=spec.size%3D2`)).status, 400);
+  const crd = (await srv.request('GET', `${CRDS}/things.sel.example.com`)).json();
+  crd.spec.versions[0].selectableFields = [{ jsonPath: '.spec.color' }, { jsonPath: '.spec.size' }];
+  assert.equal((await srv.request('PUT', `${CRDS}/things.sel.example.com`, { body: crd })).status, 200);
+  await waitFor(async () => (await srv.request('GET', `${base}?fieldSelector=spec.size%3D2`)).status === 200);
+  const l = (await srv.request('GET', `${base}?fieldSelector=spec.size%3D2`)).json();
+  assert.deepEqual(l.items.map((i: any) => i.metadata.name), ['b']);
+});
