@@ -22,8 +22,18 @@ const OPERATOR_NAMES: Readonly<Record<string, string>> = {
   '>': '_>_', '>=': '_>=_', in: '@in', '!_': '!_', '-_': '-_', '!': '!_',
 };
 
-/** The position (0-based offset) cel-go would point at. */
-function offsetOf(e: CelJsError): number {
+const BINARY = new Set(['+', '-', '*', '/', '%', '==', '!=', '<', '<=', '>', '>=', 'in', '&&', '||']);
+
+/** The position (0-based offset) cel-go would point at: binary operators at the operator, as cel-go does. */
+function offsetOf(e: CelJsError, source: string): number {
+  const node = e.node as { op?: string; args?: unknown } | undefined;
+  if (node?.op && BINARY.has(node.op) && Array.isArray(node.args)) {
+    const [l, r] = node.args as Array<{ end?: number; start?: number }>;
+    if (typeof l?.end === 'number' && typeof r?.start === 'number') {
+      const at = source.slice(l.end, r.start).indexOf(node.op);
+      if (at >= 0) return l.end + at;
+    }
+  }
   return e.node?.pos ?? e.range?.start ?? e.node?.start ?? 0;
 }
 
@@ -79,7 +89,7 @@ export function compileError(source: string, err: unknown, knownFunctions?: Read
   const e = err as CelJsError;
   if (typeof e?.message !== 'string') return new CelCompileError(`compilation failed: ${String(err)}`);
   const message = celGoMessage(e, knownFunctions).replaceAll('__k_', '');
-  return new CelCompileError(`compilation failed: ${formatCelError(source, offsetOf(e), message)}`);
+  return new CelCompileError(`compilation failed: ${formatCelError(source, offsetOf(e, source), message)}`);
 }
 
 /** cel-go's runtime error wording for a cel-js evaluation error. */

@@ -41,7 +41,7 @@ describe('compileCel', () => {
       assert.equal(e.message, "compilation failed: ERROR: <input>:1:5: undeclared reference to 'x' (in container '')\n | 1 + x\n | ....^");
       return true;
     });
-    assert.throws(() => crd('1 + "a"'), /found no matching overload for '_\+_' applied to '\(int, string\)'/);
+    assert.throws(() => crd('1 + "a"'), /ERROR: <input>:1:3: found no matching overload for '_\+_' applied to '\(int, string\)'/);
     assert.throws(() => crd('self.nope', { self: { object: 's', fields: {} } }), /undefined field 'nope'/);
     assert.throws(() => crd('"a".nope()'), /undeclared reference to 'nope'/);
     assert.throws(() => crd('1 +'), /^CelCompileError|compilation failed: ERROR: <input>:1:4: Syntax error/);
@@ -62,6 +62,14 @@ describe('compileCel', () => {
     // Even inside || (which swallows errors of its left side in CEL), the limit stops evaluation.
     const q = crd('l.all(x, x > 0) || true', { l: { list: 'int' } });
     assert.throws(() => q.evaluate({ l: Array.from({ length: 1000 }, () => 1) }, { costLimit: 100 }), CelCostLimitError);
+  });
+
+  it('set lists compare equal regardless of order, as kube does', () => {
+    const set: CelType = { list: 'string', listType: 'set' };
+    const vars = { self: ['a', 'b'], oldSelf: ['b', 'a'] };
+    assert.equal(run('self == oldSelf', vars, { self: set, oldSelf: set }), true);
+    assert.equal(run('self == oldSelf', vars, { self: { list: 'string' }, oldSelf: { list: 'string' } }), false);
+    assert.equal(run('self.join(",")', vars, { self: set }), 'a,b');
   });
 
   it('caches programs per environment and source', () => {

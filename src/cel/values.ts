@@ -95,7 +95,9 @@ export function toCel(v: unknown, type: CelType): unknown {
 function containerToCel(v: object, type: Exclude<CelType, string>): unknown {
   if ('list' in type) {
     if (!Array.isArray(v)) return dynToCel(v);
-    return v.map((e) => toCel(e, type.list));
+    const items = v.map((e) => toCel(e, type.list));
+    // A set list of scalars is a JS Set: cel-js then compares it with any list regardless of order, as kube does.
+    return type.listType === 'set' && typeof type.list === 'string' ? new Set(items) : items;
   }
   if (Array.isArray(v) || v instanceof Map) return dynToCel(v);
   if ('map' in type) {

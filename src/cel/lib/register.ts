@@ -11,7 +11,7 @@ export type CelJsEnv = InstanceType<typeof Environment>;
 
 /** Methods whose cel-js built-in is replaced by the kube/cel-go version. */
 export const OVERRIDDEN_METHODS: ReadonlySet<string> = new Set([
-  'matches', 'indexOf', 'lastIndexOf', 'substring', 'lowerAscii', 'upperAscii', 'split', 'trim',
+  'matches', 'indexOf', 'lastIndexOf', 'substring', 'lowerAscii', 'upperAscii', 'split', 'trim', 'join',
 ]);
 export const OVERRIDE_PREFIX = '__k_';
 

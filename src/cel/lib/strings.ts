@@ -141,6 +141,14 @@ export function registerStrings(env: CelJsEnv): void {
     return r.slice(a, b).join('');
   });
   fn(env, 'string.trim(): string', (s: string) => (chargeTraversal(s.length), s.replace(TRIM, '')));
+  // join over arrays and the Sets that set lists become.
+  const join = (l: Iterable<string>, sep: string): string => {
+    const parts = [...l];
+    chargeTraversal(parts.reduce((n, p) => n + p.length, 0));
+    return parts.join(sep);
+  };
+  fn(env, 'list<string>.join(): string', (l: Iterable<string>) => join(l, ''));
+  fn(env, 'list<string>.join(string): string', (l: Iterable<string>, sep: string) => join(l, sep));
   env.registerType('StringsNamespace', StringsNamespace);
   env.registerConstant('strings', 'StringsNamespace', new StringsNamespace());
   fn(env, 'StringsNamespace.quote(string): string', (_ns: unknown, s: string) => (chargeTraversal(s.length), quote(s)));
