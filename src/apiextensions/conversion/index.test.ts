@@ -124,3 +124,32 @@ describe('Webhook conversion', () => {
       (e: unknown) => e instanceof StatusError && e.code === 500 && e.message.startsWith('Internal error occurred: conversion webhook for stable.example.com/v1, Kind=CronTab failed: '));
   });
 });
+
+describe('Webhook conversion through a service reference', () => {
+  it('dials what the resolver returns, with the service path and kube\'s timeout parameter', async () => {
+    const wh = await startConversionWebhook({ convert });
+    try {
+      const base = wh.url.replace(/\/convert$/, '');
+      const seen: string[] = [];
+      const c = createCrdConverter(crd({
+        strategy: 'Webhook',
+        webhook: {
+          clientConfig: { service: { namespace: 'ns', name: 'conv', port: 8443, path: '/convert' }, caBundle: wh.clientConfig.caBundle },
+          conversionReviewVersions: ['v1beta1', 'v1'],
+        },
+      }), {
+        resolveService: async (ns, name, port) => {
+          seen.push(`${ns}/${name}:${port}`);
+          return base;
+        },
+      });
+      const out = await c.convert(cr('stable.example.com/v1', { cronSpec: 'q' }), 'stable.example.com/v2');
+      assert.deepEqual(out['spec'], { schedule: 'q' });
+      assert.deepEqual(seen, ['ns/conv:8443']);
+      assert.equal(wh.server.requests.at(-1)!.path, '/convert?timeout=30s');
+      assert.equal(wh.reviews.at(-1)!.apiVersion, 'apiextensions.k8s.io/v1beta1', 'the first listed review version is used');
+    } finally {
+      await wh.stop();
+    }
+  });
+});

@@ -42,6 +42,16 @@ const obj = (v: unknown): J => (v !== null && typeof v === 'object' && !Array.is
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+let defaultServiceResolver: ConverterDeps['resolveService'];
+
+/**
+ * The service resolver converters use when `createCrdConverter` gets none (set once at server start by code
+ * that can read Services, e.g. to dial a ClusterIP). Pass undefined to clear it (tests).
+ */
+export function setDefaultServiceResolver(resolver: ConverterDeps['resolveService']): void {
+  defaultServiceResolver = resolver;
+}
+
 /** The Go rendering of a GroupVersionKind (`stable.example.com/v1, Kind=CronTab`). */
 function gvkString(apiVersion: string | undefined, kind: string | undefined): string {
   return `${apiVersion ?? ''}, Kind=${kind ?? ''}`;
@@ -81,7 +91,8 @@ export function createCrdConverter(crd: KObject, deps: ConverterDeps = {}): CrdC
     const name = String(svc['name'] ?? '');
     const port = typeof svc['port'] === 'number' ? svc['port'] : 443;
     const path = typeof svc['path'] === 'string' ? svc['path'] : '';
-    const base = (await deps.resolveService?.(ns, name, port)) ?? `https://${name}.${ns}.svc:${port}`;
+    const resolve = deps.resolveService ?? defaultServiceResolver;
+    const base = (await resolve?.(ns, name, port)) ?? `https://${name}.${ns}.svc:${port}`;
     return `${base.replace(/\/$/, '')}${path}`;
   };
 
@@ -107,7 +118,7 @@ export function createCrdConverter(crd: KObject, deps: ConverterDeps = {}): CrdC
     let reply: { status: number; body: unknown };
     let url = '';
     try {
-      url = await targetUrl();
+      url = withTimeoutParam(await targetUrl(), timeoutMs);
       reply = await postJson({ url, ...(caBundle ? { caPem: caBundle } : {}), timeoutMs, body: request });
     } catch (e) {
       if (e instanceof StatusError) throw e;
@@ -146,6 +157,12 @@ export function createCrdConverter(crd: KObject, deps: ConverterDeps = {}): CrdC
     convertMany,
     convert: async (o, to) => (await convertMany([o], to))[0]!,
   };
+}
+
+/** kube's webhook client adds `?timeout=30s` (the request's deadline) to the URL. */
+function withTimeoutParam(url: string, ms: number): string {
+  const t = `timeout=${Math.ceil(ms / 1000)}s`;
+  return url.includes('?') ? `${url}&${t}` : `${url}?${t}`;
 }
 
 /** The converted objects of a reply, or why the reply is unusable (kube's getConvertedObjectsFromResponse). */
