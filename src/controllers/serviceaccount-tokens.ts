@@ -5,7 +5,8 @@
  *   `kubernetes.io/service-account.name`, and `.uid` when set) gets `data.token` (a legacy JWT signed with the
  *   service account key), `data.ca.crt` (the root CA) and `data.namespace`, and the uid annotation;
  * - such a Secret whose account does not exist (or has another uid) is deleted;
- * - deleting a ServiceAccount deletes its token Secrets.
+ * - deleting a ServiceAccount deletes its token Secrets;
+ * - a deleted token Secret is dropped from its account's `secrets` list.
  * Writes are guarded by the Secret's uid, so a re-created Secret of the same name is never touched by a stale key.
  */
 import type { KObject } from '../api/types.ts';
@@ -56,7 +57,14 @@ export class ServiceAccountTokensController {
     this.serviceAccounts = storageOf(opts.registry, 'serviceaccounts');
     this.queue = new WorkQueue({ name: 'serviceaccount-tokens', process: (k) => this.sync(k), concurrency: 2, ...(opts.log ? { log: opts.log } : {}) });
     const onSecret = (s: KObject) => this.queue.add(`secret:${objectKey(s)}`);
-    opts.secretInformer.addHandler({ onAdd: onSecret, onUpdate: (_, s) => onSecret(s) });
+    opts.secretInformer.addHandler({
+      onAdd: onSecret,
+      onUpdate: (_, s) => onSecret(s),
+      onDelete: (s) => {
+        const sa = s.metadata.annotations?.[SA_NAME_ANNOTATION];
+        if (sa) this.queue.add(`secret-deleted:${s.metadata.namespace ?? ''}/${sa}/${s.metadata.name ?? ''}`);
+      },
+    });
     opts.saInformer.addHandler({
       // A new account may be what a waiting token secret names.
       onAdd: (sa) => { for (const s of this.secretsOf(sa)) onSecret(s); },
@@ -80,6 +88,11 @@ export class ServiceAccountTokensController {
       const live = await this.liveAccount(ns, name);
       if (live && live.metadata.uid === uid) return;
       for (const s of this.secretsOf({ metadata: { namespace: ns, name } }, uid)) await this.deleteSecret(s);
+      return;
+    }
+    if (key.startsWith('secret-deleted:')) {
+      const [ns, saName, secretName] = key.slice('secret-deleted:'.length).split('/') as [string, string, string];
+      await this.removeReference(ns, saName, secretName);
       return;
     }
     const [ns, name] = splitKey(key.slice('secret:'.length));
@@ -109,6 +122,24 @@ export class ServiceAccountTokensController {
       }, {});
     } catch (err) {
       if (isNotFound(err) || (err as Error).message === 'token secret was replaced') return;
+      throw err;
+    }
+  }
+
+  /** Drops `secretName` from the account's `secrets` (kube's removeSecretReference). */
+  private async removeReference(ns: string, saName: string, secretName: string): Promise<void> {
+    const refs = (sa: KObject | undefined) => (Array.isArray(sa?.secrets) ? (sa.secrets as Array<{ name?: string }>) : []);
+    const cached = this.opts.saInformer.get(ns, saName);
+    if (!refs(cached).some((r) => r.name === secretName)) return;
+    try {
+      await this.serviceAccounts.guaranteedUpdate(systemContext({ namespace: ns }), saName, (cur) => {
+        if (!cur) throw new Error('service account is gone');
+        const kept = refs(cur).filter((r) => r.name !== secretName);
+        if (kept.length === refs(cur).length) return cur;
+        return { ...cur, secrets: kept };
+      }, {});
+    } catch (err) {
+      if (isNotFound(err) || (err as Error).message === 'service account is gone') return;
       throw err;
     }
   }

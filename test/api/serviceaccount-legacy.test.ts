@@ -106,3 +106,17 @@ void test('deleting the account deletes its token secrets; a token secret for a 
   await tokenSecret('orphan-token', 'never-existed');
   await eventually('the orphan token secret to be deleted', async () => ((await srv.request('GET', `/api/v1/namespaces/${NS}/secrets/orphan-token`)).status === 404 ? true : undefined));
 });
+
+void test('a deleted token secret is dropped from its account\'s secrets list', async () => {
+  const created = await srv.request('POST', `/api/v1/namespaces/${NS}/serviceaccounts`, {
+    body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'listed' }, secrets: [{ name: 'listed-token' }, { name: 'other' }] },
+  });
+  assert.equal(created.status, 201, created.text);
+  await tokenSecret('listed-token', 'listed');
+  await filled('listed-token');
+  assert.equal((await srv.request('DELETE', `/api/v1/namespaces/${NS}/secrets/listed-token`)).status, 200);
+  await eventually('the reference to go', async () => {
+    const sa = (await srv.request('GET', `/api/v1/namespaces/${NS}/serviceaccounts/listed`)).json();
+    return sa.secrets?.length === 1 ? sa.secrets : undefined;
+  }).then((refs) => assert.deepEqual(refs, [{ name: 'other' }]));
+});
