@@ -9,6 +9,8 @@ export type CelType =
   | 'bool' | 'int' | 'uint' | 'double' | 'string' | 'bytes' | 'null_type' | 'dyn' | 'timestamp' | 'duration'
   | CelListType
   | { readonly map: CelType }
+  /** `optional_type(T)` (e.g. `oldSelf` under `optionalOldSelf: true`): an absent variable is `optional.none()`. */
+  | { readonly optional: CelType }
   | CelObjectType;
 
 export interface CelListType {

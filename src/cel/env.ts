@@ -73,6 +73,10 @@ class TypeRegistrar {
       const inner = this.canonical(type.map);
       return inner === type.map ? type : { map: inner };
     }
+    if ('optional' in type) {
+      const inner = this.canonical(type.optional);
+      return inner === type.optional ? type : { optional: inner };
+    }
     const key = JSON.stringify(type);
     const seen = this.#byStructure.get(key);
     if (seen) return seen;
@@ -95,6 +99,7 @@ class TypeRegistrar {
     }
     if ('list' in type) return `list<${this.declare(type.list)}>`;
     if ('map' in type) return `map<string, ${this.declare(type.map)}>`;
+    if ('optional' in type) return `optional<${this.declare(type.optional)}>`;
     const known = this.#names.get(type);
     if (known) return known;
     const name = this.#uniqueName(type.object);

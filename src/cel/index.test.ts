@@ -72,6 +72,14 @@ describe('compileCel', () => {
     assert.equal(run('self.join(",")', vars, { self: set }), 'a,b');
   });
 
+  it('optional variables (oldSelf under optionalOldSelf) are optional.none() when absent', () => {
+    const types: Record<string, CelType> = { self: 'int', oldSelf: { optional: 'int' } };
+    const p = crd('!oldSelf.hasValue() || self >= oldSelf.value()', types);
+    assert.equal(p.evaluate({ self: 1 }).value, true);
+    assert.equal(p.evaluate({ self: 1, oldSelf: 2 }).value, false);
+    assert.equal(crd('oldSelf.orValue(0)', types).resultType, 'int');
+  });
+
   it('caches programs per environment and source', () => {
     assert.equal(crd('1 + 2'), crd('1 + 2'));
   });

@@ -68,7 +68,7 @@ export function compileCel(source: string, env: CelEnvOptions): CelProgram {
       const ctx: Record<string, unknown> = {};
       for (const [name, type] of Object.entries(variables)) {
         const v = vars[name];
-        if (v !== undefined) ctx[name] = variableToCel(v, type);
+        if (v !== undefined || (typeof type === 'object' && 'optional' in type)) ctx[name] = variableToCel(v, type);
       }
       const meter = new CostMeter(opts?.costLimit ?? Number.POSITIVE_INFINITY);
       let value: unknown;
@@ -87,6 +87,7 @@ export function compileCel(source: string, env: CelEnvOptions): CelProgram {
 }
 
 function isSized(t: CelType): boolean {
+  if (typeof t === 'object' && 'optional' in t) return isSized(t.optional);
   return t === 'string' || t === 'bytes' || (typeof t === 'object' && ('list' in t || 'map' in t));
 }
 

@@ -86,13 +86,17 @@ export function variableToCel(v: unknown, type: CelType): unknown {
 
 /** Convert a JSON-like value to the cel-js value for `type`. */
 export function toCel(v: unknown, type: CelType): unknown {
+  if (typeof type === 'object' && 'optional' in type) {
+    if (v instanceof Optional) return v;
+    return v === undefined ? Optional.none() : Optional.of(toCel(v, type.optional));
+  }
   if (v === null || v === undefined) return null;
   if (typeof type === 'string') return scalarToCel(v, type);
   if (typeof v === 'object' && !(v instanceof Date) && !(v instanceof Uint8Array)) return containerToCel(v, type);
   return dynToCel(v);
 }
 
-function containerToCel(v: object, type: Exclude<CelType, string>): unknown {
+function containerToCel(v: object, type: Exclude<CelType, string | { readonly optional: CelType }>): unknown {
   if ('list' in type) {
     if (!Array.isArray(v)) return dynToCel(v);
     const items = v.map((e) => toCel(e, type.list));
@@ -106,6 +110,7 @@ function containerToCel(v: object, type: Exclude<CelType, string>): unknown {
     return m;
   }
   if (v instanceof CelObject) return v;
+  if (!('object' in type)) return dynToCel(v);
   return new (objectClass(type))(v as Record<string, unknown>);
 }
 
