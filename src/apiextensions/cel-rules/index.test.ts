@@ -127,3 +127,24 @@ describe('CEL validation rules: transition rules and correlation', () => {
     ]);
   });
 });
+
+describe('CEL validation rules: optionalOldSelf', () => {
+  const s = withSpec({
+    type: 'object',
+    properties: {
+      level: {
+        type: 'integer',
+        'x-kubernetes-validations': [
+          { rule: '!oldSelf.hasValue() || self >= oldSelf.value()', message: 'level may only grow', optionalOldSelf: true },
+          { rule: 'oldSelf.hasValue() || self == 1', message: 'new objects start at level 1', optionalOldSelf: true },
+        ],
+      },
+    },
+  });
+  it('runs on create with oldSelf none, and on update with the old value', () => {
+    assert.deepEqual(run(s, { spec: { level: 1 } }), []);
+    assert.deepEqual(run(s, { spec: { level: 2 } }), ['spec.level: Invalid value: "integer": new objects start at level 1']);
+    assert.deepEqual(run(s, { spec: { level: 3 } }, { spec: { level: 2 } }), []);
+    assert.deepEqual(run(s, { spec: { level: 1 } }, { spec: { level: 2 } }), ['spec.level: Invalid value: "integer": level may only grow']);
+  });
+});

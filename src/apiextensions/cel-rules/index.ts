@@ -130,7 +130,9 @@ function compileNodeRules(s: Structural, path: string, isRoot: boolean, cardinal
     const rp = `${indexPath(`${path}.x-kubernetes-validations`, i)}`;
     const src = typeof rule.rule === 'string' ? rule.rule : '';
     const old = usesOldSelf(src);
-    const variables: Record<string, CelType> = old ? { self: type, oldSelf: type } : { self: type };
+    // optionalOldSelf: oldSelf is optional_type(T), none when there is no old value (kube 1.33, ratcheting on).
+    const optional = old && rule.optionalOldSelf === true;
+    const variables: Record<string, CelType> = old ? { self: type, oldSelf: optional ? { optional: type } : type } : { self: type };
     const hints = old ? { ...sizeHints, ...Object.fromEntries(Object.entries(sizeHints).map(([k, v]) => [k.replace(/^self/, 'oldSelf'), v])) } : sizeHints;
     let program: CelProgram | undefined;
     let message: CelProgram | undefined;
