@@ -68,6 +68,9 @@ void test('feature gates decide the gated controller roles', () => {
   const dra = bootstrapPolicy({ gate: (g) => g === 'DynamicResourceAllocation' || v133DefaultGates(g) });
   assert.ok(names(dra.clusterRoles).includes('system:controller:resource-claim-controller'));
   assert.equal(dra.clusterRoles.length, 67);
+  // A registry that throws for gates it does not know leaves them at v1.33's defaults.
+  const strict = bootstrapPolicy({ gate: (g) => { throw new Error(`feature "${g}" is not registered`); } });
+  assert.equal(strict.clusterRoles.length, 66);
 });
 
 void test('fresh objects on every call', () => {

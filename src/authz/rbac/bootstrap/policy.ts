@@ -48,11 +48,20 @@ function binding(kind: 'ClusterRoleBinding' | 'RoleBinding', spec: BindingSpec):
 }
 
 /**
- * Fresh objects on every call (callers may change them). `gate` decides the feature-gated controller roles;
- * the default is v1.33's default gates.
+ * Fresh objects on every call (callers may change them). `gate` decides the feature-gated controller roles
+ * (e.g. `(g) => featureGates.enabled(g)`); the default is v1.33's default gates.
  */
 export function bootstrapPolicy(opts: { gate?: GateCheck } = {}): BootstrapPolicy {
-  const controllers = controllerRoleSpecs(opts.gate ?? v133DefaultGates);
+  // A gate registry that does not know a gate (it throws, as kube's does) leaves that gate at its v1.33 default.
+  const given = opts.gate;
+  const gate: GateCheck = given ? (g) => {
+    try {
+      return given(g);
+    } catch {
+      return v133DefaultGates(g);
+    }
+  } : v133DefaultGates;
+  const controllers = controllerRoleSpecs(gate);
   const controllerRoles = controllers.map((c): ClusterRoleSpec => ({ name: CONTROLLER_ROLE_PREFIX + c.controller, rules: c.rules }));
   const controllerBindings = controllers.map((c) => clusterBinding(CONTROLLER_ROLE_PREFIX + c.controller, serviceAccount('kube-system', c.controller)));
   return {
