@@ -16,6 +16,7 @@ import type { OpContext } from '../rest.ts';
 import type { RestRegistry } from '../rest.ts';
 import type { SubresourceStorageFactory } from '../registry.ts';
 import { ReviewStorage } from '../reviews/base.ts';
+import { systemContext } from '../../controllers/system-context.ts';
 import { boundClaims, EXPIRATION_EXTENSION_SECONDS, WARN_ONLY_EXPIRATION_SECONDS } from '../../authn/serviceaccount/claims.ts';
 import { MAX_TOKEN_AGE_SECONDS } from '../../authn/serviceaccount/config.ts';
 import type { ServiceAccountIssuer } from '../../authn/serviceaccount/issuer.ts';
@@ -52,8 +53,7 @@ export class TokenRequestStorage extends ReviewStorage {
   private async read(resource: string, namespace: string, name: string): Promise<KObject> {
     const s = this.opts.registry.lookup('', 'v1', resource);
     if (!s) throw errors.notFound({ kind: resource, name });
-    const ctx: OpContext = { namespace, user: { username: 'system:apiserver', groups: ['system:masters'] }, dryRun: false, subresource: '', warnings: [] };
-    return (await s.get(ctx, name, {})).object as KObject;
+    return (await s.get(systemContext({ namespace }), name, {})).object as KObject;
   }
 
   async create(ctx: OpContext, obj: KObject): Promise<KObject> {
