@@ -139,6 +139,10 @@ void test('the file is reloaded on change; a bad file keeps the previous chain',
   assert.ok(await waitFor(async () => logs.some((l) => l.includes('keeping the previous configuration'))));
   assert.ok(logs.some((l) => l.includes('authorizers[0].type: Unsupported value: "Nope": supported values: "ABAC", "AlwaysAllow", "AlwaysDeny", "Node", "RBAC", "Webhook"')));
   assert.equal((await srv.request('GET', '/api/v1/namespaces/open/pods', as('alice'))).status, 200, 'ABAC chain still in force');
+  writeFileSync(configFile, 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers:\n- type: ABAC\n  name: abac\n- type: Node\n  name: node\n');
+  assert.ok(await waitFor(async () => logs.some((l) => l.includes('authorizer type Node is not allowed if it was not enabled at initial server startup'))));
+  writeFileSync(configFile, 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers:\n- type: AlwaysAllow\n  name: alwaysallow\n');
+  assert.ok(await waitFor(async () => logs.some((l) => l.includes('missing required types: [ABAC]'))));
   writeFileSync(configFile, fullConfig());
   assert.ok(await waitFor(async () => (await srv.request('GET', '/api/v1/namespaces/default/pods', as('alice'))).status === 200), 'webhook back');
 });
@@ -152,17 +156,20 @@ void test('validation: kube\'s messages', async () => {
   await bad(doc('- type: RBAC\n  name: a\n- type: Node\n  name: a\n'), 'authorizers[1].name: Duplicate value: "a"');
   await bad(doc('- type: RBAC\n  name: Bad_Name\n'), /^authorizers\[0\]\.name: Invalid value: "Bad_Name": authorizer name is invalid: a lowercase RFC 1123 subdomain/);
   await bad(doc('- type: Webhook\n  name: w\n'), 'authorizers[0].webhook: Required value: required when type=Webhook');
-  await bad(doc('- type: RBAC\n  name: r\n  webhook: {}\n'), 'authorizers[0].webhook: Invalid value: "non-null": may only be specified when type=Webhook');
+  await bad(doc('- type: RBAC\n  name: rbac\n  webhook: {}\n'), 'authorizers[0].webhook: Invalid value: "non-null": may only be specified when type=Webhook');
   await bad(doc('- type: Webhook\n  name: w\n  webhook:\n    timeout: 31s\n    subjectAccessReviewVersion: v2\n    failurePolicy: Maybe\n    connectionInfo: {type: KubeConfigFile, kubeConfigFile: relative.yaml}\n    matchConditions: [{expression: "request.user"}]\n'),
     '[authorizers[0].webhook.timeout: Invalid value: "31s": must be > 0s and <= 30s, authorizers[0].webhook.subjectAccessReviewVersion: Unsupported value: "v2": supported values: "v1", "v1beta1", '
     + 'authorizers[0].webhook.matchConditionSubjectAccessReviewVersion: Required value: required if match conditions are specified, '
     + 'authorizers[0].webhook.failurePolicy: Unsupported value: "Maybe": supported values: "NoOpinion", "Deny", '
     + 'authorizers[0].webhook.connectionInfo.kubeConfigFile: Invalid value: "relative.yaml": must be an absolute path, '
     + 'authorizers[0].webhook.matchConditions[0].expression: Invalid value: "request.user": must evaluate to bool]');
-  await bad(doc('- type: Webhook\n  name: w\n  webhook:\n    subjectAccessReviewVersion: v1\n    failurePolicy: Deny\n    connectionInfo: {type: InClusterConfig}\n'), 'authorizers[0].webhook.timeout: Required value');
-  await bad(doc('- type: RBAC\n  name: r\n  extra: 1\n'), 'strict decoding error: unknown field "authorizers[0].extra"');
-  await bad('apiVersion: apiserver.config.k8s.io/v2\nkind: AuthorizationConfiguration\n', /no kind "AuthorizationConfiguration" is registered for version "apiserver.config.k8s.io\/v2"/);
-  const ok = await parseAuthorizationConfig(doc('- type: Webhook\n  name: w\n  webhook:\n    timeout: 3s\n    subjectAccessReviewVersion: v1beta1\n    failurePolicy: Deny\n    connectionInfo: {type: InClusterConfig}\n- type: Node\n  name: node\n'));
+  await bad(doc('- type: Webhook\n  name: w\n  webhook:\n    subjectAccessReviewVersion: v1\n    failurePolicy: Deny\n    connectionInfo: {type: InClusterConfig}\n'),
+    '[authorizers[0].webhook.timeout: Required value, authorizers[0].webhook.connectionInfo.type: Unsupported value: "InClusterConfig": supported values: "KubeConfigFile"]');
+  await bad(doc('- type: RBAC\n  name: roles\n- type: Node\n  name: node\n'), 'expected name rbac for authorizer RBAC instead of roles');
+  await assert.rejects(parseAuthorizationConfig(doc('- type: Node\n  name: node\n'), new Set(['RBAC', 'Node', 'ABAC'])), { message: 'missing required types: [ABAC RBAC]' });
+  await bad(doc('- type: RBAC\n  name: r\n  extra: 1\n'), 'failed to load AuthorizationConfiguration from file: strict decoding error: unknown field "authorizers[0].extra"');
+  await bad('apiVersion: apiserver.config.k8s.io/v2\nkind: AuthorizationConfiguration\n', /^failed to load AuthorizationConfiguration from file: no kind "AuthorizationConfiguration" is registered for version "apiserver.config.k8s.io\/v2"/);
+  const ok = await parseAuthorizationConfig(doc(`- type: Webhook\n  name: w\n  webhook:\n    timeout: 3s\n    subjectAccessReviewVersion: v1beta1\n    failurePolicy: Deny\n    connectionInfo: {type: KubeConfigFile, kubeConfigFile: ${tokens}}\n- type: Node\n  name: node\n`));
   assert.equal(ok.length, 2);
   assert.equal(ok[0]!.webhook!.authorizedTtlMs, 300_000);
   assert.equal(ok[0]!.webhook!.unauthorizedTtlMs, 30_000);

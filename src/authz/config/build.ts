@@ -4,7 +4,6 @@
  * the registered `--authorization-mode` factories and are built once and shared across reloads (kube keeps
  * one Node graph and one RBAC authorizer for the server's life).
  */
-import { readFile } from 'node:fs/promises';
 import type { Authorizer } from '../types.ts';
 import { buildAuthorizer, type AuthorizerDeps } from '../modes.ts';
 import { privilegedGroups, unionAuthorizer } from '../union.ts';
@@ -12,19 +11,8 @@ import { webhookAuthorizer, selectorsEnabled } from '../webhook/index.ts';
 import { loadKubeconfigConnection, type WebhookConnection } from '../../webhook/kubeconfig.ts';
 import type { AuthorizerEntry, WebhookSettings } from './load.ts';
 
-const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
-
-/** client-go's rest.InClusterConfig. */
-async function inClusterConnection(): Promise<WebhookConnection> {
-  const host = process.env.KUBERNETES_SERVICE_HOST;
-  const port = process.env.KUBERNETES_SERVICE_PORT;
-  if (!host || !port) throw new Error('unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined');
-  const [token, caPem] = await Promise.all([readFile(`${SA_DIR}/token`, 'utf8'), readFile(`${SA_DIR}/ca.crt`, 'utf8')]);
-  return { url: `https://${host.includes(':') ? `[${host}]` : host}:${port}`, tokenBearer: token.trim(), caPem };
-}
-
 export async function connectionFor(w: WebhookSettings): Promise<WebhookConnection> {
-  return w.connection.type === 'KubeConfigFile' ? loadKubeconfigConnection(w.connection.kubeConfigFile) : inClusterConnection();
+  return loadKubeconfigConnection(w.connection.kubeConfigFile);
 }
 
 /** Non-webhook authorizers by type, built on first use with the server's deps. */
@@ -44,7 +32,11 @@ export class ModeCache {
   }
 }
 
-export async function buildChain(entries: readonly AuthorizerEntry[], modes: ModeCache, deps: AuthorizerDeps): Promise<Authorizer> {
+/**
+ * `allowedTypes`: on reload, the non-webhook types of the initial file (kube builds Node, RBAC and ABAC only
+ * at start-up, so a reload cannot bring in one that was not there).
+ */
+export async function buildChain(entries: readonly AuthorizerEntry[], modes: ModeCache, deps: AuthorizerDeps, allowedTypes?: ReadonlySet<string>): Promise<Authorizer> {
   const members: Authorizer[] = [privilegedGroups(['system:masters'])];
   const selectors = selectorsEnabled(deps);
   for (const e of entries) {
@@ -56,6 +48,8 @@ export async function buildChain(entries: readonly AuthorizerEntry[], modes: Mod
         selectors, log: deps.log,
       }));
     } else {
+      const startOnly = e.type === 'Node' || e.type === 'RBAC' || e.type === 'ABAC';
+      if (startOnly && allowedTypes && !allowedTypes.has(e.type)) throw new Error(`authorizer type ${e.type} is not allowed if it was not enabled at initial server startup`);
       members.push(await modes.get(e.type));
     }
   }

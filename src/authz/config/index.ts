@@ -35,9 +35,12 @@ export async function authorizationFromConfigFile(file: string, deps: Authorizat
 
   let lastText: string;
   let current: Authorizer;
+  let required: ReadonlySet<string>;
   try {
     lastText = await readFile(file, 'utf8');
-    current = await buildChain(await parseAuthorizationConfig(lastText), modes, modeDeps);
+    const entries = await parseAuthorizationConfig(lastText);
+    required = new Set(entries.filter((e) => e.type !== 'Webhook').map((e) => e.type));
+    current = await buildChain(entries, modes, modeDeps);
   } catch (e) {
     await stopAll();
     throw new Error(`--authorization-config: ${(e as Error).message}`);
@@ -55,7 +58,7 @@ export async function authorizationFromConfigFile(file: string, deps: Authorizat
     }
     if (text === lastText || stopped) return;
     try {
-      const next = await buildChain(await parseAuthorizationConfig(text), modes, modeDeps);
+      const next = await buildChain(await parseAuthorizationConfig(text, required), modes, modeDeps, required);
       if (stopped) return;
       current = next;
       lastText = text;

@@ -23,7 +23,7 @@ export interface WebhookSettings {
   readonly unauthorizedTtlMs: number;
   readonly subjectAccessReviewVersion: 'v1' | 'v1beta1';
   readonly failurePolicy: 'NoOpinion' | 'Deny';
-  readonly connection: { readonly type: 'KubeConfigFile'; readonly kubeConfigFile: string } | { readonly type: 'InClusterConfig' };
+  readonly connection: { readonly type: 'KubeConfigFile'; readonly kubeConfigFile: string };
   readonly matchConditions: CompiledMatchConditions;
 }
 
@@ -85,6 +85,9 @@ async function validateWebhook(w: Obj, p: string, errs: FieldError[]): Promise<W
   if (authorizedTtlMs < 0) errs.push(field.invalid(`${p}.authorizedTTL`, formatDuration(authorizedTtlMs), 'must be > 0s'));
   const unauthorizedTtlMs = duration(w.unauthorizedTTL, 30_000);
   if (unauthorizedTtlMs < 0) errs.push(field.invalid(`${p}.unauthorizedTTL`, formatDuration(unauthorizedTtlMs), 'must be > 0s'));
+  // cacheAuthorizedRequests / cacheUnauthorizedRequests default to true; false turns that cache off.
+  const cacheAuthorized = w.cacheAuthorizedRequests !== false;
+  const cacheUnauthorized = w.cacheUnauthorizedRequests !== false;
   const sarv = str(w.subjectAccessReviewVersion);
   if (!sarv) errs.push(field.required(`${p}.subjectAccessReviewVersion`));
   else if (sarv !== 'v1' && sarv !== 'v1beta1') errs.push(field.notSupported(`${p}.subjectAccessReviewVersion`, sarv, ['v1', 'v1beta1']));
@@ -98,11 +101,13 @@ async function validateWebhook(w: Obj, p: string, errs: FieldError[]): Promise<W
   const ci = isObj(w.connectionInfo) ? w.connectionInfo : {};
   const ctype = str(ci.type);
   const kubeConfigFile = typeof ci.kubeConfigFile === 'string' ? ci.kubeConfigFile : undefined;
-  let connection: WebhookSettings['connection'] = { type: 'InClusterConfig' };
+  let connection: WebhookSettings['connection'] = { type: 'KubeConfigFile', kubeConfigFile: '' };
   const kcPath = `${p}.connectionInfo.kubeConfigFile`;
   if (!ctype) errs.push(field.required(`${p}.connectionInfo.type`));
   else if (ctype === 'InClusterConfig') {
     if (kubeConfigFile !== undefined) errs.push(field.invalid(kcPath, kubeConfigFile, 'can only be set when type=KubeConfigFile'));
+    // kube-apiserver hosts the SubjectAccessReview API itself: calling it in-cluster would ask itself.
+    else errs.push(field.notSupported(`${p}.connectionInfo.type`, ctype, ['KubeConfigFile']));
   } else if (ctype === 'KubeConfigFile') {
     if (!kubeConfigFile) errs.push(field.required(kcPath));
     else if (!path.isAbsolute(kubeConfigFile)) errs.push(field.invalid(kcPath, kubeConfigFile, 'must be an absolute path'));
@@ -121,28 +126,42 @@ async function validateWebhook(w: Obj, p: string, errs: FieldError[]): Promise<W
   const { compiled, errors } = compileMatchConditions(conds, `${p}.matchConditions`);
   errs.push(...errors);
   return {
-    timeoutMs, authorizedTtlMs, unauthorizedTtlMs, subjectAccessReviewVersion: sarv === 'v1' ? 'v1' : 'v1beta1',
+    timeoutMs, authorizedTtlMs: cacheAuthorized ? authorizedTtlMs : 0, unauthorizedTtlMs: cacheUnauthorized ? unauthorizedTtlMs : 0, subjectAccessReviewVersion: sarv === 'v1' ? 'v1' : 'v1beta1',
     failurePolicy: fp === 'Deny' ? 'Deny' : 'NoOpinion', connection, matchConditions: compiled,
   };
 }
 
-/** Parses and validates the text; throws AuthorizationConfigError with kube's aggregated message. */
-export async function parseAuthorizationConfig(text: string): Promise<AuthorizerEntry[]> {
+const aggregate = (msgs: string[]): string => (msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`);
+
+/** kube's load.LoadFromData: decoding failures, wrapped as LoadAndValidateData wraps them. */
+function decode(text: string): Obj {
+  const fail = (msg: string): never => {
+    throw new AuthorizationConfigError(`failed to load AuthorizationConfiguration from file: ${msg}`);
+  };
   let doc: unknown;
   try {
     doc = parseYaml(text, { uniqueKeys: true });
   } catch (e) {
-    throw new AuthorizationConfigError(`error decoding: ${(e as Error).message}`);
+    fail((e as Error).message);
   }
-  if (!isObj(doc)) throw new AuthorizationConfigError("Object 'Kind' is missing in the configuration");
+  if (!isObj(doc) || !str(doc.kind)) return fail(`Object 'Kind' is missing in '${text.trim()}'`);
   const av = str(doc.apiVersion);
   const [group, version] = av.includes('/') ? av.split('/', 2) : ['', av];
-  if (!str(doc.kind)) throw new AuthorizationConfigError(`Object 'Kind' is missing in '${text.trim()}'`);
   if (group !== GROUP || !VERSIONS.includes(version!) || doc.kind !== 'AuthorizationConfiguration') {
-    throw new AuthorizationConfigError(`no kind ${JSON.stringify(doc.kind)} is registered for version ${JSON.stringify(av)} in scheme "pkg/apis/apiserver"`);
+    fail(`no kind ${JSON.stringify(doc.kind)} is registered for version ${JSON.stringify(av)} in scheme "pkg/apis/apiserver"`);
   }
   const unknown = unknownFields(doc);
-  if (unknown.length) throw new AuthorizationConfigError(`strict decoding error: ${unknown.join(', ')}`);
+  if (unknown.length) fail(`strict decoding error: ${unknown.join(', ')}`);
+  return doc;
+}
+
+/**
+ * Parses and validates the text; throws AuthorizationConfigError with kube's aggregated message.
+ * `requireTypes`: non-webhook types that must still be present (on reload, those of the initial file: Node,
+ * RBAC and ABAC cannot be added or removed while the server runs).
+ */
+export async function parseAuthorizationConfig(text: string, requireTypes: ReadonlySet<string> = new Set()): Promise<AuthorizerEntry[]> {
+  const doc = decode(text);
   const errs: FieldError[] = [];
   const list = Array.isArray(doc.authorizers) ? doc.authorizers : [];
   if (!list.length) errs.push(field.required('authorizers', 'at least one authorization mode must be defined'));
@@ -185,10 +204,18 @@ export async function parseAuthorizationConfig(text: string): Promise<Authorizer
       out.push({ type, name });
     }
   }
-  if (errs.length) {
-    const msgs = errs.map((e) => e.toString());
-    throw new AuthorizationConfigError(msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`);
+  if (errs.length) throw new AuthorizationConfigError(aggregate(errs.map((e) => e.toString())));
+  // kube-apiserver's own checks: non-webhook authorizers are named after their type, lower-cased.
+  const more: string[] = [];
+  const seen = new Set<string>();
+  for (const e of out) {
+    if (e.type === 'Webhook') continue;
+    seen.add(e.type);
+    if (e.name !== e.type.toLowerCase()) more.push(`expected name ${e.type.toLowerCase()} for authorizer ${e.type} instead of ${e.name}`);
   }
+  const missing = [...requireTypes].filter((t) => !seen.has(t)).sort();
+  if (missing.length) more.push(`missing required types: [${missing.join(' ')}]`);
+  if (more.length) throw new AuthorizationConfigError(aggregate(more));
   return out;
 }
 
