@@ -211,7 +211,11 @@ export function buildCustomResourceVersion(crd: KObject, version: string): Custo
       pruneNonNullableNulls(o, structural);
     },
     prune(o: KObject): string[] {
-      return structural ? pruneObject(o as J, structural) : [];
+      if (!structural) return [];
+      const paths = pruneObject(o as J, structural);
+      // kube drops non-nullable nulls without a default as part of pruning (its coercing decoder).
+      pruneNonNullableNulls(o, structural);
+      return paths;
     },
     validate(o: KObject, old: KObject | undefined): FieldError[] {
       return [...schemaErrors(o, old), ...(rules ? rules.validate(o, old) : [])];
