@@ -9,7 +9,7 @@ const run = (src: string, vars: Record<string, unknown> = {}, types: Record<stri
 
 describe('compileCel', () => {
   it('evaluates arithmetic with ints as numbers out', () => {
-    assert.deepEqual(crd('1+1').evaluate({}), { value: 2, cost: 0 });
+    assert.deepEqual(crd('1+1').evaluate({}), { value: 2, cost: 1 });
     assert.equal(crd('1+1').resultType, 'int');
     assert.equal(run('7 / 2'), 3);
     assert.equal(run('7.0 / 2.0'), 3.5);

@@ -19,7 +19,7 @@
 import { boundEnv } from './env.ts';
 import { compileError, evalError } from './errors.ts';
 import { estimateCost } from './cost.ts';
-import { allNodes, CostMeter, markCostOperands, withMeter } from './runtime-cost.ts';
+import { allNodes, chargeRoot, CostMeter, markCostOperands, withMeter } from './runtime-cost.ts';
 import { renameOverridden } from './lib/register.ts';
 import { validateAst } from './validators.ts';
 import { fromCel, variableToCel } from './values.ts';
@@ -73,7 +73,11 @@ export function compileCel(source: string, env: CelEnvOptions): CelProgram {
       const meter = new CostMeter(opts?.costLimit ?? Number.POSITIVE_INFINITY);
       let value: unknown;
       try {
-        value = withMeter(meter, () => parsed(ctx));
+        value = withMeter(meter, () => {
+          const out = parsed(ctx);
+          chargeRoot(parsed.ast);
+          return out;
+        });
       } catch (e) {
         if (e instanceof CelCostLimitError) throw e;
         throw evalError(e);

@@ -114,6 +114,15 @@ function nodeCost(node: Node): number | ((n: Node) => number) {
   }
 }
 
+/** Charge the cost of the root node, which cel-js evaluates directly rather than through `run`. */
+export function chargeRoot(root: unknown): void {
+  const meter = active;
+  if (meter === undefined) return;
+  const node = root as Node;
+  const c = (node[COST] ??= nodeCost(node));
+  meter.charge(typeof c === 'number' ? c : c(node));
+}
+
 /** cel-go's cost of matching a regex of size `re` against a string of size `str`. */
 export function regexCost(str: number, re: number): number {
   return Math.ceil((1 + str) * STRING_TRAVERSAL) * Math.ceil(re * REGEX_LENGTH);
