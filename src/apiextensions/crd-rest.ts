@@ -58,8 +58,19 @@ export class CrdRest implements RestStorage {
     return this.inner.guaranteedUpdate(ctx, name, mutate, params);
   }
 
-  deleteCollection(ctx: OpContext, list: ListParams, params: DeleteParams): Promise<KObject[]> {
-    return this.inner.deleteCollection(ctx, list, params);
+  /** Each CRD goes through `delete` (so through the cleanup finalizer), as kube's per-item DeleteCollection does. */
+  async deleteCollection(ctx: OpContext, list: ListParams, params: DeleteParams): Promise<KObject[]> {
+    if (ctx.subresource) return this.inner.deleteCollection(ctx, list, params);
+    const res = await this.inner.list(ctx, list);
+    const items = res.items.map((c) => c.object);
+    for (const item of items) {
+      try {
+        await this.delete(ctx, item.metadata.name ?? '', params);
+      } catch (e) {
+        if ((e as { code?: number }).code !== 404) throw e;
+      }
+    }
+    return items;
   }
 
   async delete(ctx: OpContext, name: string, params: DeleteParams): Promise<DeleteResult> {

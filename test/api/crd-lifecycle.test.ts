@@ -191,3 +191,21 @@ void test('changing selectableFields takes effect for field selectors', async ()
   const l = (await srv.request('GET', `${base}?fieldSelector=spec.size%3D2`)).json();
   assert.deepEqual(l.items.map((i: any) => i.metadata.name), ['b']);
 });
+
+void test('deleting CRDs as a collection still removes their instances first', async () => {
+  const m = crdManifest({ group: 'coll.example.com', plural: 'items', kind: 'Item', shortNames: [] }) as any;
+  m.metadata.labels = { batch: 'x' };
+  assert.equal((await srv.request('POST', CRDS, { body: m })).status, 201);
+  await established('items.coll.example.com');
+  const base = '/apis/coll.example.com/v1/namespaces/default/items';
+  assert.equal((await srv.request('POST', base, { body: { apiVersion: 'coll.example.com/v1', kind: 'Item', metadata: { name: 'i' } } })).status, 201);
+  const d = await srv.request('DELETE', `${CRDS}?labelSelector=batch%3Dx`);
+  assert.equal(d.status, 200, d.text);
+  await waitFor(async () => (await srv.request('GET', `${CRDS}/items.coll.example.com`)).status === 404, 10_000);
+  // Recreated, the CRD starts empty: the old instances were deleted, not left behind in storage.
+  delete m.metadata.resourceVersion;
+  assert.equal((await srv.request('POST', CRDS, { body: m })).status, 201);
+  await established('items.coll.example.com');
+  await waitFor(async () => (await srv.request('GET', base)).status === 200);
+  assert.deepEqual((await srv.request('GET', base)).json().items, []);
+});
