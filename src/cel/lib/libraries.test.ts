@@ -144,3 +144,22 @@ describe('optional types', () => {
     table([['optional.of(1).hasValue()', true], ['optional.none().orValue(2)', 2], ['optional.of(3).value()', 3]]);
   });
 });
+
+describe('known gaps (cel-js cannot express these yet)', () => {
+  it('has() on a map literal', { skip: 'cel-js accepts has() only on identifiers and selections of them' }, () => {
+    assert.equal(ev('has({"a": 1}.a)'), true);
+  });
+  it('optMap / optFlatMap', { skip: 'cel-js has no optMap/optFlatMap macros' }, () => {
+    assert.equal(ev('optional.of(1).optMap(x, x + 1).value()'), 2);
+  });
+  it('optional entries in list and map literals', { skip: 'cel-js parser lacks [?e] and {?k: v}' }, () => {
+    assert.deepEqual(ev('[?optional.none(), 1]'), [1]);
+  });
+  it('timestamp and duration range errors', { skip: 'cel-js arithmetic does not bound timestamps to years 1-9999' }, () => {
+    assert.throws(() => ev('timestamp("9999-12-31T23:59:59Z") + duration("1s")'));
+  });
+  it('list-type=map lists compare regardless of order', { skip: 'cel-js list equality is ordered and lists must be plain arrays' }, () => {
+    const t = { list: { object: 'e', fields: { k: 'string' } }, listType: 'map' } as const;
+    assert.equal(compileCel('a == b', { profile: 'crd', variables: { a: t, b: t } }).evaluate({ a: [{ k: 'x' }, { k: 'y' }], b: [{ k: 'y' }, { k: 'x' }] }).value, true);
+  });
+});
