@@ -1,14 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { resolveOptions } from '../../server/options.ts';
 import { CompactSign } from 'jose';
 import type { KObject } from '../../api/types.ts';
 import { serviceAccountConfig, DEFAULT_ISSUER } from './config.ts';
 import { boundClaims, checkTimes, validateBound, TokenInvalidError } from './claims.ts';
 import { legacyClaims, validateLegacy } from './legacy.ts';
 import { jwtTokenAuthenticator, unverifiedClaims } from './authenticator.ts';
-import { createIssuer, sortedJson } from './issuer.ts';
-import { parseSigningKey, type ServiceAccountKeys } from './keys.ts';
+import { createIssuer, serviceAccountIssuer, sortedJson } from './issuer.ts';
+import { keyId, parseSigningKey, type ServiceAccountKeys } from './keys.ts';
 import { jwksDocument, openIdConfiguration, discoveryProblem } from './discovery.ts';
 import type { ObjectGetter } from './getter.ts';
 
@@ -149,4 +153,20 @@ void test('discovery documents: kube\'s fields, algorithms from the keys, JWK fi
   assert.match(discoveryProblem('kubernetes/serviceaccount')!, /not a URL/);
   assert.match(discoveryProblem('http://x')!, /https scheme/);
   assert.match(discoveryProblem('https://x?a=b')!, /query/);
+});
+
+void test('without key files, a usable --tls-private-key-file also verifies (kube\'s fallback); the issuer is shared per options object', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'keelson-sa-tls-'));
+  try {
+    const tls = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const keyFile = path.join(dir, 'tls.key');
+    writeFileSync(keyFile, tls.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+    const o = resolveOptions({ tlsCertFile: path.join(dir, 'tls.crt'), tlsPrivateKeyFile: keyFile, certDir: dir });
+    const a = await serviceAccountIssuer(o);
+    assert.equal(a, await serviceAccountIssuer(o));
+    assert.deepEqual(a.keys.verifying.map((k) => k.kid), [keyId(tls.publicKey), a.keys.signing.kid]);
+    assert.equal(a.keys.signing.alg, 'RS256');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
