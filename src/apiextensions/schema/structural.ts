@@ -22,7 +22,8 @@ export function toStructural(props: JSONSchemaProps): Structural {
     ...(typeof props.format === 'string' ? { format: props.format } : {}),
     ...(typeof props.description === 'string' ? { description: props.description } : {}),
     ...(typeof props.title === 'string' ? { title: props.title } : {}),
-    ...('default' in props && props.default !== undefined ? { default: props.default } : {}),
+    // A null default is no default (kube's Default.Object == nil).
+    ...(props.default !== undefined && props.default !== null ? { default: props.default } : {}),
     nullable: props.nullable === true,
     ...(properties ? { properties } : {}),
     ...(additionalProperties ? { additionalProperties } : {}),

@@ -74,7 +74,7 @@ export interface Structural {
   readonly format?: string;
   readonly description?: string;
   readonly title?: string;
-  /** `undefined` = no default (a JSON `null` default is kept as `null`). */
+  /** `undefined` = no default (a JSON `null` default counts as none, as in kube). */
   readonly default?: unknown;
   readonly nullable: boolean;
   readonly properties?: ReadonlyMap<string, Structural>;
