@@ -18,6 +18,8 @@ export interface BoundEnv {
   readonly functions: ReadonlySet<string>;
   /** Compiled programs by source, so repeated compiles of one rule are free. */
   readonly programs: Map<string, unknown>;
+  /** Declared fields (CEL name → cel-js type string) of each registered object type, for has() checks. */
+  readonly objectFields: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
 const bases = new Map<CelProfile, CelJsEnv>();
@@ -49,7 +51,7 @@ export function boundEnv(profile: CelProfile, variables: Readonly<Record<string,
     env.registerVariable(name, types.declare(canonical[name]));
   }
   const functions = new Set(env.getDefinitions().functions.map((f) => f.name));
-  const out: BoundEnv = { env, variables: canonical, functions, programs: new Map() };
+  const out: BoundEnv = { env, variables: canonical, functions, programs: new Map(), objectFields: types.fields };
   if (bound.size >= MAX_BOUND) bound.delete(bound.keys().next().value!);
   bound.set(key, out);
   return out;
@@ -60,6 +62,7 @@ class TypeRegistrar {
   readonly #byStructure = new Map<string, CelObjectType>();
   readonly #names = new Map<CelObjectType, string>();
   readonly #used = new Set<string>();
+  readonly fields = new Map<string, Record<string, string>>();
   constructor(private readonly env: CelJsEnv) {}
 
   /** The same type with every object type replaced by the first structurally equal one seen. */
@@ -107,6 +110,7 @@ class TypeRegistrar {
     const fields: Record<string, string> = {};
     for (const [k, f] of Object.entries(type.fields)) fields[k] = this.declare(f);
     this.env.registerType(name, { ctor: objectClass(type), fields });
+    this.fields.set(name, fields);
     this.env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => celEquals(a, b));
     return name;
   }

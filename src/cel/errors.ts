@@ -34,7 +34,11 @@ function offsetOf(e: CelJsError, source: string): number {
       if (at >= 0) return l.end + at;
     }
   }
-  return e.node?.pos ?? e.range?.start ?? e.node?.start ?? 0;
+  const pos = e.node?.pos ?? e.range?.start ?? e.node?.start ?? 0;
+  // cel-go places a selection at its dot; cel-js at the field name.
+  if ((node?.op === '.' || node?.op === '.?') && source[pos - 1] === '.') return pos - 1;
+  if (node?.op === '.?' && source.slice(pos - 2, pos) === '.?') return pos - 2;
+  return pos;
 }
 
 /** `<input>:line:col: message` plus the source line and a caret line, as cel-go's Errors.ToDisplayString. */

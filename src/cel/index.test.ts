@@ -44,6 +44,7 @@ describe('compileCel', () => {
     assert.throws(() => crd('1 + "a"'), /ERROR: <input>:1:3: found no matching overload for '_\+_' applied to '\(int, string\)'/);
     assert.throws(() => crd('self.nope', { self: { object: 's', fields: {} } }), /undefined field 'nope'/);
     assert.throws(() => crd('"a".nope()'), /undeclared reference to 'nope'/);
+    assert.throws(() => crd('has(self.nope)', { self: { object: 's', fields: { a: 'int' } } }), /<input>:1:9: undefined field 'nope'/);
     assert.throws(() => crd('1 +'), /^CelCompileError|compilation failed: ERROR: <input>:1:4: Syntax error/);
   });
 

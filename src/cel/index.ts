@@ -53,7 +53,7 @@ export function compileCel(source: string, env: CelEnvOptions): CelProgram {
   renameOverridden(allNodes(parsed.ast));
   const checked = parsed.check();
   if (!checked.valid) throw compileError(source, checked.error, bound.functions);
-  validateAst(parsed.ast, source);
+  validateAst(parsed.ast, source, bound.objectFields);
   markCostOperands(parsed.ast);
   const sized = new Set(Object.entries(env.variables).filter(([, t]) => isSized(t)).map(([n]) => n));
   const estimatedCost = estimateCost(parsed.ast, { sizeHints: env.sizeHints ?? {}, sized });

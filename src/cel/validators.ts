@@ -70,8 +70,27 @@ function checkHomogeneous(n: Node, issues: Issue[]): void {
   }
 }
 
+/** has(a.b.c) on declared object types: every selected field must exist (cel-go: `undefined field 'c'`). */
+function checkHas(props: Node[], objectFields: ReadonlyMap<string, Readonly<Record<string, string>>>, issues: Issue[]): void {
+  // props: outermost selection first, the identifier last.
+  let type = props[props.length - 1]?.checkedType?.name;
+  for (let i = props.length - 2; i >= 0 && type !== undefined; i--) {
+    const sel = props[i]!;
+    const fields = objectFields.get(type);
+    if (!fields) return;
+    const name = (sel.args as [Node, string])[1];
+    const next = fields[name];
+    if (next === undefined) {
+      // cel-go places a selection at its dot; cel-js at the field name.
+      issues.push({ pos: Math.max(0, (sel.pos ?? 1) - 1), message: `undefined field '${name}'` });
+      return;
+    }
+    type = next;
+  }
+}
+
 /** Run the validators over a checked AST; throws CelCompileError listing every issue as cel-go does. */
-export function validateAst(root: unknown, source: string): void {
+export function validateAst(root: unknown, source: string, objectFields: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map()): void {
   const issues: Issue[] = [];
   const seen = new Set<object>();
   const visit = (v: unknown, inFormat: boolean): void => {
@@ -99,6 +118,8 @@ export function validateAst(root: unknown, source: string): void {
       checkHomogeneous(n, issues);
     }
     visit(n.args, childInFormat);
+    const props = n.meta?.macro?.macroHasProps;
+    if (Array.isArray(props)) checkHas(props as Node[], objectFields, issues);
     visit(n.meta?.alternate, childInFormat);
     visit(n.meta?.macro, childInFormat);
   };
