@@ -56,7 +56,11 @@ void test('TokenReview: a known token authenticates, an unknown one does not, an
   const tr = (token: string) => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } });
   const good = await allow.request('POST', `${AUTHN}/tokenreviews`, { body: tr('sekret') });
   assert.equal(good.status, 201, good.text);
-  assert.deepEqual(good.json().status, { authenticated: true, user: { username: 'alice', uid: 'uid-a', groups: ['devs', 'ops', 'system:authenticated'] } });
+  // Audience-agnostic credentials are valid for the API's own audiences, which kube reports (the SA issuer by default).
+  assert.deepEqual(good.json().status, {
+    authenticated: true, user: { username: 'alice', uid: 'uid-a', groups: ['devs', 'ops', 'system:authenticated'] },
+    audiences: ['https://kubernetes.default.svc.cluster.local'],
+  });
   assert.deepEqual(good.json().spec, { token: 'sekret' });
   const bad = await allow.request('POST', `${AUTHN}/tokenreviews`, { body: tr('nope') });
   assert.equal(bad.status, 201);
