@@ -80,10 +80,13 @@ interface CompileCtx {
   expensive: { path: string; cost: number }[];
 }
 
-/** Compiles every rule under `root` (a version's structural schema); `schemaPath` prefixes error paths. */
-export function compileRules(root: Structural, schemaPath: string): CompiledRules {
+/**
+ * Compiles every rule under `root` (a version's structural schema; or any node, for defaults, with
+ * `isResourceRoot` false); `schemaPath` prefixes error paths.
+ */
+export function compileRules(root: Structural, schemaPath: string, isResourceRoot = true): CompiledRules {
   const ctx: CompileCtx = { errors: [], total: 0, expensive: [] };
-  const node = compileNode(root, schemaPath, true, 1, undefined, ctx);
+  const node = compileNode(root, schemaPath, isResourceRoot, 1, undefined, ctx);
   if (ctx.total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
     for (const e of ctx.expensive.sort((a, b) => b.cost - a.cost).slice(0, 4)) {
       ctx.errors.push(field.forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));

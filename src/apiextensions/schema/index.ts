@@ -24,7 +24,7 @@ import { validateEmbeddedResources } from './objectmeta.ts';
 import { kindDefinitions, type Dialect } from './openapi.ts';
 import { pruneObject } from './prune.ts';
 import { checkSchema } from './schema-checks.ts';
-import { toStructural } from './structural.ts';
+import { subtreeHas, toStructural } from './structural.ts';
 import { validateStructural } from './structural-validation.ts';
 import { cloneJson, isObject, jsonEqual, type JSONSchemaProps, type Structural } from './types.ts';
 import { underPath, validateValue } from './value-validation.ts';
@@ -126,7 +126,19 @@ function validateDefaults(s: Structural, path: string, isRoot: boolean): FieldEr
       pruneObject(holder, wrap(n));
       const pruned = holder['x'];
       if (!jsonEqual(pruned, n.default)) errs.push(new FieldError('FieldValueInvalid', `${p}.default`, 'must not have unknown fields', n.default, true));
-      else errs.push(...underPath(validateValue(n.default, n.props, ''), `${p}.default`));
+      else {
+        const valueErrs = underPath(validateValue(n.default, n.props, ''), `${p}.default`);
+        errs.push(...valueErrs);
+        // …and pass the x-kubernetes-validations rules of its schema (kube runs them on defaults too).
+        if (valueErrs.length === 0 && subtreeHas(n, 'validations', (x) => (x.validations?.length ?? 0) > 0)) {
+          try {
+            const { errors: compileErrs, validator } = compileRules(n, p, false);
+            if (compileErrs.length === 0 && validator) errs.push(...underPath(validator.validate(n.default, undefined), `${p}.default`));
+          } catch {
+            // CEL unavailable: the rules are reported by their own compilation step.
+          }
+        }
+      }
     }
     if (n.items) walk(n.items, `${p}.items`, insideMeta, false);
     for (const [k, c] of n.properties ?? []) {

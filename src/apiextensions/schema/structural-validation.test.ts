@@ -204,3 +204,25 @@ describe('validateCrdSchemas', () => {
     assert.equal(validateCrdSchemas(crd({ type: 'integer', default: 'x' }, { color: { type: 'string', default: 1 } }), old).length, 1);
   });
 });
+
+describe('defaults and CEL rules', () => {
+  it('a default must pass the rules of its schema', () => {
+    const errs = validateOneSchema({
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            limits: {
+              type: 'object',
+              default: { min: 5, max: 1 },
+              properties: { min: { type: 'integer' }, max: { type: 'integer' } },
+              'x-kubernetes-validations': [{ rule: 'self.min <= self.max', message: 'min above max' }],
+            },
+          },
+        },
+      },
+    }, P, false).map(String);
+    assert.deepEqual(errs, [`${P}.properties[spec].properties[limits].default: Invalid value: "object": min above max`]);
+  });
+});
