@@ -7,9 +7,11 @@
  *   the structural rules (errors sorted as kube sorts them), defaults (must validate and be pruned), and CEL
  *   rule compilation/cost — CEL only once the rest is clean, as kube does.
  * - `buildCustomResourceVersion(crd, version)`: everything serving one version needs, built once per CRD
- *   generation. Order on write (as kube): decode → `prune` (collect the paths for fieldValidation) →
- *   `applyDefaults` → `validate(obj, old)`; on read from storage: `applyDefaults` (kube defaults on read too).
- *   The status sub-resource uses `validateStatus(obj, old)` instead of `validate`.
+ *   generation. Order on write (as kube): decode → `prune` (collect the paths for fieldValidation; also
+ *   drops non-nullable nulls) → `applyDefaults` → `validate(obj, old)`; on read from storage: `prune` (kube's
+ *   coercing decoder prunes on read too, without reporting) then `applyDefaults`. The status sub-resource uses
+ *   `validateStatus(obj, old)` instead of `validate`. `validate` ratchets on update (CRDValidationRatcheting):
+ *   unchanged values are not re-validated.
  *   `strictSchema` reports the same unknown fields as `prune` (plus duplicates): use one of the two for
  *   `unknown field "…"` messages, not both.
  */
