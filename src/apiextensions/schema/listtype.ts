@@ -62,7 +62,8 @@ function listMap(x: unknown[], keys: readonly string[], path: string, errs: Fiel
   if (x.length <= 1) return;
   const keyObjs = x.map((v) => {
     const k: Record<string, unknown> = {};
-    if (isObject(v)) for (const f of keys) if (f in v) k[f] = v[f];
+    // Sorted keys: Go prints maps with sorted keys.
+    if (isObject(v)) for (const f of [...keys].sort()) if (f in v) k[f] = v[f];
     return k;
   });
   for (const i of nonUnique(keyObjs)) errs.push(field.duplicate(indexPath(path, i), keyObjs[i]));
