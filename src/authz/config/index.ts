@@ -6,7 +6,7 @@
  * Mutually exclusive with `--authorization-mode` and `--authorization-webhook-*` (kube's message is
  * AUTHORIZATION_CONFIG_EXCLUSIVE below; the CLI enforces it).
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { watch, watchFile, unwatchFile, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Authorizer } from '../types.ts';
@@ -75,14 +75,25 @@ export async function authorizationFromConfigFile(file: string, deps: Authorizat
   const timer = setInterval(trigger, o.reloadIntervalMs ?? RELOAD_INTERVAL_MS);
   timer.unref();
   let watcher: FSWatcher | undefined;
+  let polling = false;
+  const pollFile = (): void => {
+    if (polling || stopped) return;
+    polling = true;
+    watchFile(file, { interval: 1000, persistent: false }, trigger);
+  };
   try {
     // The directory, not the file: editors and ConfigMap mounts replace the file by renaming.
     watcher = watch(path.dirname(path.resolve(file)), (_ev, name) => {
       if (!name || name === path.basename(file) || name.startsWith('..')) trigger();
     });
-    watcher.on('error', () => watcher?.close());
+    watcher.on('error', () => {
+      watcher?.close();
+      watcher = undefined;
+      pollFile();
+    });
   } catch {
-    watcher = undefined;
+    // No inotify (limits, unusual file systems): poll the file's stat instead.
+    pollFile();
   }
 
   const authorizer: Authorizer = {
@@ -97,6 +108,7 @@ export async function authorizationFromConfigFile(file: string, deps: Authorizat
       stopped = true;
       clearInterval(timer);
       watcher?.close();
+      if (polling) unwatchFile(file, trigger);
       await reloading?.catch(() => undefined);
       await stopAll();
     },
