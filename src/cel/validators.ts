@@ -21,6 +21,8 @@ interface Node {
 
 interface Issue { pos: number; message: string }
 
+const CEL_JS_ONLY_BYTES = new Set(['json', 'hex', 'base64', 'at', 'string']);
+
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
 function typeName(n: Node): string {
@@ -110,8 +112,13 @@ export function validateAst(root: unknown, source: string, objectFields: Readonl
       const [name, args] = n.args as [string, Node[]];
       if (name === 'duration' || name === 'timestamp' || name === 'matches') checkLiteral(name, args[0], issues);
     } else if (n.op === 'rcall') {
-      const [name, , args] = n.args as [string, Node, Node[]];
+      const [name, recv, args] = n.args as [string, Node, Node[]];
       const plain = name.startsWith(OVERRIDE_PREFIX) ? name.slice(OVERRIDE_PREFIX.length) : name;
+      // cel-js extras that kube's environment does not have (bytes helpers, cel.bind).
+      if (recv.checkedType?.name === 'bytes' && CEL_JS_ONLY_BYTES.has(plain)) {
+        issues.push({ pos: n.pos ?? 0, message: `undeclared reference to '${plain}' (in container '')` });
+      }
+      if (recv.op === 'id' && recv.args === 'cel') issues.push({ pos: recv.pos ?? 0, message: `undeclared reference to 'cel' (in container '')` });
       if (plain === 'matches') checkLiteral('matches', args[0], issues);
       if (plain === 'format') childInFormat = true;
     } else if (!inFormat) {

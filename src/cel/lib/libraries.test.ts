@@ -145,6 +145,14 @@ describe('optional types', () => {
   });
 });
 
+describe('only kube functions', () => {
+  it("refuses cel-js extras kube's environment lacks", () => {
+    for (const src of ['b"a".hex()', 'b"{}".json()', 'b"a".at(0)', 'cel.bind(x, 1, x + 1)']) {
+      assert.throws(() => ev(src), (e: Error) => e instanceof CelCompileError && /undeclared reference/.test(e.message), src);
+    }
+  });
+});
+
 describe('known gaps (cel-js cannot express these yet)', () => {
   it('has() on a map literal', { skip: 'cel-js accepts has() only on identifiers and selections of them' }, () => {
     assert.equal(ev('has({"a": 1}.a)'), true);
