@@ -144,3 +144,17 @@ void test('moving the pod away takes the access with it', async () => {
   assert.equal(status, 403);
   assert.equal((await get('n2', '/api/v1/namespaces/ns/secrets/s2')).status, 200);
 });
+
+void test('SubjectAccessReview for a node: the field selector requirement decides list pods', async () => {
+  const sar = async (resourceAttributes: object) => {
+    const r = await srv.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'system:node:n1', groups: ['system:nodes'], resourceAttributes } },
+    });
+    assert.equal(r.status, 201, r.text);
+    return r.json().status;
+  };
+  assert.equal((await sar({ verb: 'list', resource: 'pods', fieldSelector: { requirements: [{ key: 'spec.nodeName', operator: 'In', values: ['n1'] }] } })).allowed, true);
+  assert.equal((await sar({ verb: 'watch', resource: 'pods', fieldSelector: { rawSelector: 'spec.nodeName=n1' } })).allowed, true);
+  assert.deepEqual(await sar({ verb: 'list', resource: 'pods' }), { allowed: false, reason: 'can only list/watch pods with spec.nodeName field selector' });
+  assert.equal((await sar({ verb: 'list', resource: 'pods', fieldSelector: { requirements: [{ key: 'spec.nodeName', operator: 'In', values: ['n2'] }] } })).allowed, false);
+});
