@@ -5,7 +5,7 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { CelObjectType, CelProfile, CelType } from './contract.ts';
-import { celEquals, objectClass } from './values.ts';
+import { celEquals, listEquals, objectClass } from './values.ts';
 import { registerLibraries } from './lib/index.ts';
 
 type CelJsEnv = InstanceType<typeof Environment>;
@@ -63,6 +63,7 @@ class TypeRegistrar {
   readonly #names = new Map<CelObjectType, string>();
   readonly #used = new Set<string>();
   readonly fields = new Map<string, Record<string, string>>();
+  readonly #listEq = new Set<string>();
   constructor(private readonly env: CelJsEnv) {}
 
   /** The same type with every object type replaced by the first structurally equal one seen. */
@@ -100,7 +101,15 @@ class TypeRegistrar {
         default: return type;
       }
     }
-    if ('list' in type) return `list<${this.declare(type.list)}>`;
+    if ('list' in type) {
+      const elem = this.declare(type.list);
+      // Map lists of objects compare regardless of order (values.ts marks them); cel-js's own list == is ordered.
+      if (typeof type.list === 'object' && 'object' in type.list && !this.#listEq.has(elem)) {
+        this.#listEq.add(elem);
+        this.env.registerOperator(`list<${elem}> == list<${elem}>`, ((a: unknown[], b: unknown[]) => listEquals(a, b)) as never);
+      }
+      return `list<${elem}>`;
+    }
     if ('map' in type) return `map<string, ${this.declare(type.map)}>`;
     if ('optional' in type) return `optional<${this.declare(type.optional)}>`;
     const known = this.#names.get(type);

@@ -71,6 +71,13 @@ describe('compileCel', () => {
     assert.equal(run('self == oldSelf', vars, { self: set, oldSelf: set }), true);
     assert.equal(run('self == oldSelf', vars, { self: { list: 'string' }, oldSelf: { list: 'string' } }), false);
     assert.equal(run('self.join(",")', vars, { self: set }), 'a,b');
+    const mapList: CelType = { list: { object: 'e', fields: { k: 'string', v: 'int' } }, listType: 'map' };
+    const atomic: CelType = { list: { object: 'e', fields: { k: 'string', v: 'int' } } };
+    const objs = { self: [{ k: 'x', v: 1 }, { k: 'y', v: 2 }], oldSelf: [{ k: 'y', v: 2 }, { k: 'x', v: 1 }] };
+    assert.equal(run('self == oldSelf', objs, { self: mapList, oldSelf: mapList }), true);
+    assert.equal(run('self != oldSelf', objs, { self: mapList, oldSelf: mapList }), false);
+    assert.equal(run('self == oldSelf', objs, { self: atomic, oldSelf: atomic }), false);
+    assert.equal(run('self == oldSelf', { ...objs, oldSelf: [{ k: 'y', v: 3 }, { k: 'x', v: 1 }] }, { self: mapList, oldSelf: mapList }), false);
   });
 
   it('optional variables (oldSelf under optionalOldSelf) are optional.none() when absent', () => {

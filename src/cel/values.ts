@@ -101,7 +101,9 @@ function containerToCel(v: object, type: Exclude<CelType, string | { readonly op
     if (!Array.isArray(v)) return dynToCel(v);
     const items = v.map((e) => toCel(e, type.list));
     // A set list of scalars is a JS Set: cel-js then compares it with any list regardless of order, as kube does.
-    return type.listType === 'set' && typeof type.list === 'string' ? new Set(items) : items;
+    if (type.listType === 'set' && typeof type.list === 'string') return new Set(items);
+    if (type.listType === 'set' || type.listType === 'map') unorderedLists.add(items);
+    return items;
   }
   if (Array.isArray(v) || v instanceof Map) return dynToCel(v);
   if ('map' in type) {
@@ -197,6 +199,22 @@ export function fromCel(v: unknown): unknown {
   }
 }
 
+/** Lists converted from `x-kubernetes-list-type: map` (or set of non-scalars): equality ignores their order. */
+const unorderedLists = new WeakSet<unknown[]>();
+
+/** Equality of two lists: element-wise, or as multisets when either is an unordered (map/set) list. */
+export function listEquals(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  if (!unorderedLists.has(a as unknown[]) && !unorderedLists.has(b as unknown[])) return a.every((e, i) => celEquals(e, b[i]));
+  const used = new Array<boolean>(b.length).fill(false);
+  return a.every((e) => {
+    const i = b.findIndex((x, j) => !used[j] && celEquals(e, x));
+    if (i < 0) return false;
+    used[i] = true;
+    return true;
+  });
+}
+
 /** Deep equality of two CEL values, ints and doubles comparing numerically (CEL's heterogeneous equality). */
 export function celEquals(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -210,7 +228,12 @@ export function celEquals(a: unknown, b: unknown): boolean {
     if (ka.length !== b.presentKeys().length) return false;
     return ka.every((k) => celEquals(a.get(k), b.get(k)));
   }
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((e, i) => celEquals(e, b[i]));
+  if (Array.isArray(a) && Array.isArray(b)) return listEquals(a, b);
+  if ((a instanceof Set || Array.isArray(a)) && (b instanceof Set || Array.isArray(b))) {
+    const x = [...a];
+    const y = [...b];
+    return x.length === y.length && x.every((e) => y.some((f) => celEquals(e, f)));
+  }
   if (a instanceof Map && b instanceof Map) {
     if (a.size !== b.size) return false;
     for (const [k, e] of a) if (!b.has(k) || !celEquals(e, b.get(k))) return false;
