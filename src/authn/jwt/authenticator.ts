@@ -161,7 +161,7 @@ export class IssuerAuthenticator {
 
   /** Resolves when discovery succeeded, or false when `signal` fires first. */
   waitReady(signal: AbortSignal): Promise<boolean> {
-    if (this.ready) return Promise.resolve(true);
+    if (this.ready || signal.aborted) return Promise.resolve(this.ready);
     return new Promise((resolve) => {
       const done = (): void => resolve(this.ready);
       this.readyWaiters.push(done);
