@@ -270,3 +270,30 @@ void test('distributed claims: groups fetched from the claim source (with its ac
     await other.stop();
   }
 });
+
+void test('malformed tokens with our issuer are refused, never thrown', async () => {
+  const idp = await startOidcProvider();
+  const a = authenticatorFor(idp);
+  try {
+    await ready(a);
+    const enc = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const exp = Math.floor(Date.now() / 1000) + 600;
+    const payloads: unknown[] = [
+      { iss: idp.url, aud: 5, exp }, { iss: idp.url, aud: 'keelson', exp: 'soon' }, { iss: idp.url, aud: ['keelson', 1], exp },
+      { iss: idp.url, aud: 'keelson', exp, nbf: 'x' },
+    ];
+    for (const p of payloads) {
+      const r = await a.authenticate(`${enc({ alg: 'RS256' })}.${enc(p)}.c2ln`);
+      assert.ok(r && 'error' in r, JSON.stringify(p));
+    }
+    for (const header of ['!!!', enc('string'), enc({ alg: 'RS256', crit: ['x'] }), enc({ alg: 'RS256', kid: 7 })]) {
+      const r = await a.authenticate(`${header}.${enc({ iss: idp.url, aud: 'keelson', exp, sub: 'x' })}.c2ln`);
+      assert.ok(r && 'error' in r, header);
+    }
+    // a username claim of the wrong type
+    assert.match(errorOf(await a.authenticate(await idp.token({ sub: 42 }))), /parse username claims "sub"/);
+  } finally {
+    a.stop();
+    await idp.stop();
+  }
+});
