@@ -38,7 +38,11 @@ export type CelProfile = 'crd' | 'authentication' | 'authorization' | 'admission
 export interface CelEnvOptions {
   readonly profile: CelProfile;
   readonly variables: Readonly<Record<string, CelType>>;
-  /** Max worst-case size of lists/maps/strings the estimator assumes for each variable path (maxItems etc.). */
+  /**
+   * Max worst-case size of lists/maps/strings the estimator assumes for each value path (maxItems etc.), keyed
+   * `self.spec.items` (a list or map), `self.spec.items[*]` (its elements or values), strings in bytes
+   * (kube: maxLength × 4). `celTypeFromSchema` produces them; a path without a hint is unbounded (3 MiB).
+   */
   readonly sizeHints?: Readonly<Record<string, number>>;
 }
 
