@@ -104,6 +104,7 @@ void test('deleting a CRD removes its instances, then the CRD and its API', asyn
   const m = crdManifest({ group: 'gone.example.com', plural: 'gadgets', kind: 'Gadget', shortNames: ['gd'] });
   assert.equal((await srv.request('POST', CRDS, { body: m })).status, 201);
   await established('gadgets.gone.example.com');
+  assert.ok((await srv.request('GET', '/openapi/v3')).json().paths['apis/gone.example.com/v1']);
   const base = '/apis/gone.example.com/v1/namespaces/default/gadgets';
   for (const n of ['a', 'b']) {
     const r = await srv.request('POST', base, { body: { apiVersion: 'gone.example.com/v1', kind: 'Gadget', metadata: { name: n, ...(n === 'b' ? { finalizers: ['example.com/hold'] } : {}) }, spec: {} } });
@@ -129,6 +130,8 @@ void test('deleting a CRD removes its instances, then the CRD and its API', asyn
   await waitFor(async () => (await srv.request('GET', '/apis/gone.example.com/v1')).status === 404);
   assert.equal((await srv.request('GET', base)).status, 404);
   assert.ok(!(await srv.request('GET', '/apis')).json().groups.some((g: any) => g.name === 'gone.example.com'));
+  assert.equal((await srv.request('GET', '/openapi/v3')).json().paths['apis/gone.example.com/v1'], undefined);
+  assert.equal((await srv.request('GET', '/openapi/v3/apis/gone.example.com/v1')).status, 404);
 });
 
 void test('updates: a new served version appears, an unserved one disappears, storedVersions grows', async () => {
