@@ -15,6 +15,7 @@ import { registerFormat } from './format.ts';
 import { registerSemver } from './semver.ts';
 import { registerTwoVarComprehensions } from './comprehensions.ts';
 import { registerConversions } from './conversions.ts';
+import { registerTimestamps } from './timestamps.ts';
 
 /** Register every library on a fresh base environment. */
 export function registerLibraries(env: CelJsEnv, _profile: CelProfile): void {
@@ -28,4 +29,5 @@ export function registerLibraries(env: CelJsEnv, _profile: CelProfile): void {
   registerSemver(env);
   registerTwoVarComprehensions(env);
   registerConversions(env);
+  registerTimestamps(env);
 }

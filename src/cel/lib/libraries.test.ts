@@ -145,6 +145,20 @@ describe('optional types', () => {
   });
 });
 
+describe('timestamps and durations', () => {
+  it('accessors in UTC, IANA zones and fixed offsets', () => table([
+    ["timestamp('2009-02-13T23:31:30Z').getFullYear()", 2009], ["timestamp('2009-02-13T23:31:30Z').getMonth()", 1],
+    ["timestamp('2009-02-13T23:31:30Z').getDayOfYear()", 43], ["timestamp('2009-02-13T23:31:30Z').getDayOfMonth()", 12],
+    ["timestamp('2009-02-13T23:31:30Z').getDate()", 13], ["timestamp('2009-02-13T23:31:30Z').getDayOfWeek()", 5],
+    ["timestamp('2009-02-13T23:31:30.123Z').getMilliseconds()", 123], ["timestamp('2009-02-13T23:31:30Z').getDayOfMonth('+11:00')", 13],
+    ["timestamp('2009-02-13T02:00:00Z').getDayOfMonth('-02:30')", 11], ["timestamp('2009-02-13T23:31:30Z').getHours('02:00')", 1],
+    ["timestamp('2009-02-13T23:31:30Z').getHours('America/New_York')", 18], ["timestamp('2009-02-13T23:31:30Z').getFullYear('-09:30')", 2009],
+    ["duration('3730s').getHours()", 1], ["duration('3730s').getMinutes()", 62], ["duration('3730s').getSeconds()", 3730],
+    ["duration('1.5s').getMilliseconds()", 1500],
+  ]));
+  it('unknown zones fail', () => evalFails("timestamp('2009-02-13T23:31:30Z').getHours('Mars/Base')", 'invalid time zone: Mars/Base'));
+});
+
 describe('only kube functions', () => {
   it("refuses cel-js extras kube's environment lacks", () => {
     for (const src of ['b"a".hex()', 'b"{}".json()', 'b"a".at(0)', 'cel.bind(x, 1, x + 1)']) {

@@ -12,6 +12,9 @@ export type CelJsEnv = InstanceType<typeof Environment>;
 /** Methods whose cel-js built-in is replaced by the kube/cel-go version. */
 export const OVERRIDDEN_METHODS: ReadonlySet<string> = new Set([
   'matches', 'indexOf', 'lastIndexOf', 'substring', 'lowerAscii', 'upperAscii', 'split', 'trim', 'join',
+  // Timestamp and duration accessors (lib/timestamps.ts): fixed-offset time zones.
+  'getFullYear', 'getMonth', 'getDayOfYear', 'getDayOfMonth', 'getDate', 'getDayOfWeek', 'getHours', 'getMinutes',
+  'getSeconds', 'getMilliseconds',
 ]);
 export const OVERRIDE_PREFIX = '__k_';
 
