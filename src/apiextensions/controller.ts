@@ -227,7 +227,15 @@ export class CrdController {
     }
     const state: CrdServingState = prev?.state ?? { terminating };
     state.terminating = terminating;
-    const defs = buildCustomResourceDefs(crd, state);
+    let defs: CustomResourceDef[];
+    try {
+      defs = buildCustomResourceDefs(crd, state);
+    } catch (e) {
+      // A schema the engine cannot build passed validation only if the engine changed since: keep what is
+      // served, say why, and do not retry in a loop (the next change of the CRD tries again).
+      this.opts.log?.(`crd ${name}: cannot serve generation ${crd.metadata.generation ?? 0}: ${(e as Error).message}`);
+      return;
+    }
     const keep = new Set(defs.map((d) => `${d.group}/${d.version}/${d.resource}`));
     // The watch cache indexes selectable fields when it opens: a change of them (or of the storage prefix)
     // needs a fresh cache, so every old def goes first (as kube rebuilds a CRD's storage).
