@@ -194,3 +194,17 @@ void test('a deprecated version answers with its deprecation warning', async () 
   const r = await srv.request('GET', '/apis/old.example.com/v1/relics');
   assert.equal(r.headers['warning'], '299 - "old.example.com/v1 Relic is going away"');
 });
+
+void test('cluster-scoped custom resources live outside namespaces', async () => {
+  const m = crdManifest({ group: 'cluster.example.com', plural: 'realms', kind: 'Realm', shortNames: [], scope: 'Cluster' });
+  assert.equal((await srv.request('POST', CRDS, { body: m })).status, 201);
+  const base = '/apis/cluster.example.com/v1/realms';
+  await waitFor(async () => (await srv.request('GET', base)).status === 200);
+  const c = await srv.request('POST', base, { body: { apiVersion: 'cluster.example.com/v1', kind: 'Realm', metadata: { name: 'r1' }, spec: { color: 'gold' } } });
+  assert.equal(c.status, 201, c.text);
+  assert.equal(c.json().metadata.namespace, undefined);
+  assert.equal((await srv.request('GET', `${base}/r1`)).json().spec.color, 'gold');
+  assert.equal((await srv.request('GET', '/apis/cluster.example.com/v1/namespaces/default/realms/r1')).status, 404);
+  const res = (await srv.request('GET', '/apis/cluster.example.com/v1')).json().resources.find((r: any) => r.name === 'realms');
+  assert.equal(res.namespaced, false);
+});
