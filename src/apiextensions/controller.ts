@@ -71,6 +71,8 @@ export class CrdController {
   private readonly served = new Map<string, Served>();
   /** Accepted names we wrote and the informer may not show yet (kube's mutation cache). */
   private readonly written = new Map<string, { rv: string; names: Names }>();
+  /** When instance deletion began per terminating CRD (for the InstanceDeletionCheck condition). */
+  private readonly deletionStarted = new Map<string, number>();
   private readonly storage: RestStorage;
   private readonly now: () => Date;
 
@@ -183,6 +185,7 @@ export class CrdController {
     if (!crd) {
       this.unserve(name);
       this.written.delete(name);
+      this.deletionStarted.delete(name);
       return;
     }
     const now = rfc3339(this.now());
@@ -268,40 +271,51 @@ export class CrdController {
   }
 
   /** kube's finalizer controller: delete every instance, then drop the cleanup finalizer. */
-  private async finalize(crd: KObject): Promise<{ requeueAfterMs?: number } | void> {
+  private async finalize(crd: KObject): Promise<void> {
     const name = crd.metadata.name ?? '';
     const now = rfc3339(this.now());
     const served = this.served.get(name);
     if (served) served.state.terminating = true;
-    if (isConditionTrue(crd, 'Established') && served && served.defs.length) {
-      const cond = findCondition(crd, 'Terminating');
-      if (cond?.reason !== 'InstanceDeletionInProgress') {
-        await this.writeStatus(name, (cur) => {
-          setCondition(cur, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }, now);
-        });
-      }
-      // Only defs this CRD really serves (never a built-in resource it overlaps, as kube's finalizer skips
-      // those); the storage version's store first: deleting needs no conversion webhook.
-      const ours = served.defs.filter((d) => this.opts.catalog.lookup(d.group, d.version, d.resource) === d);
-      const def = ours.find((d) => !d.crd.webhook) ?? ours[0];
-      const storage = def && this.opts.registry.lookup(def.group, def.version, def.resource);
-      if (storage) {
-        const ctx = systemContext();
-        await storage.deleteCollection(ctx, {}, {});
-        const left = await storage.list(systemContext(), { limit: 1 });
-        if (left.items.length > 0) {
-          this.queue.addAfter(name, this.opts.instanceRecheckMs ?? 1000);
-          return;
-        }
-      }
-      await this.writeStatus(name, (cur) => {
-        setCondition(cur, { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }, now);
-      });
-    } else {
-      await this.writeStatus(name, (cur) => {
-        setCondition(cur, { type: 'Terminating', status: 'False', reason: 'NeverEstablished', message: 'resource was never established' }, now);
-      });
+    const terminating = (reason: string, message: string, status: 'True' | 'False' = 'True') => this.writeStatus(name, (cur) => {
+      setCondition(cur, { type: 'Terminating', status, reason, message }, now);
+    });
+    if (!isConditionTrue(crd, 'Established') || !served || !served.defs.length) {
+      await terminating('NeverEstablished', 'resource was never established', 'False');
+      await this.removeFinalizer(name);
+      return;
     }
+    // Only defs this CRD really serves (never a built-in resource it overlaps: kube's finalizer skips those);
+    // the storage version's store first, since deleting through it needs no conversion webhook.
+    const ours = served.defs.filter((d) => this.opts.catalog.lookup(d.group, d.version, d.resource) === d);
+    const def = ours.find((d) => !d.crd.webhook) ?? ours[0];
+    const storage = def && this.opts.registry.lookup(def.group, def.version, def.resource);
+    if (!storage) {
+      await terminating('OverlappingBuiltInResource', 'instances overlap with built-in resources in storage', 'False');
+      await this.removeFinalizer(name);
+      return;
+    }
+    const started = this.deletionStarted.get(name);
+    if (started === undefined) {
+      this.deletionStarted.set(name, this.now().getTime());
+      await terminating('InstanceDeletionInProgress', 'CustomResource deletion is in progress');
+    }
+    try {
+      await storage.deleteCollection(systemContext(), {}, {});
+    } catch (e) {
+      await terminating('InstanceDeletionFailed', `could not issue all deletes: ${(e as Error).message}`);
+      throw e;
+    }
+    const left = await storage.list(systemContext(), { limit: 1 });
+    if (left.items.length > 0) {
+      // Instances with finalizers of their own: check again; after a minute say so, as kube's poll does.
+      if (this.now().getTime() - (started ?? this.now().getTime()) > 60_000 && findCondition(crd, 'Terminating')?.reason !== 'InstanceDeletionCheck') {
+        await terminating('InstanceDeletionCheck', 'could not confirm zero CustomResources remaining: timed out waiting for the condition');
+      }
+      this.queue.addAfter(name, this.opts.instanceRecheckMs ?? 1000);
+      return;
+    }
+    await terminating('InstanceDeletionCompleted', 'removed all instances', 'False');
+    this.deletionStarted.delete(name);
     await this.removeFinalizer(name);
   }
 
