@@ -13,15 +13,25 @@ function isInt(v: unknown): v is bigint | UnsignedInt {
 function fmtDouble(v: number, prec: number, exp: boolean): string {
   if (Number.isNaN(v)) return 'NaN';
   if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '-Infinity';
-  if (!exp) return v.toFixed(prec);
+  if (!exp) {
+    // Go rounds exact ties to even (2.5 → "2"); toFixed rounds them away from zero.
+    const scaled = v * 10 ** prec;
+    if (Number.isFinite(scaled) && Math.abs(scaled % 1) === 0.5) {
+      const down = Math.trunc(scaled);
+      const even = down % 2 === 0 ? down : down + Math.sign(scaled);
+      return (even / 10 ** prec).toFixed(prec);
+    }
+    return v.toFixed(prec);
+  }
   const [m, e] = v.toExponential(prec).split('e') as [string, string];
   const sign = e.startsWith('-') ? '-' : '+';
   return `${m}e${sign}${e.replace(/^[+-]/, '').padStart(2, '0')}`;
 }
 
-/** %s of any CEL value as cel-go prints it. */
+/** %s of any CEL value as cel-go prints it (nested strings unquoted, map entries sorted by key text). */
 export function stringOf(v: unknown, top = true): string {
-  if (typeof v === 'string') return top ? v : JSON.stringify(v);
+  void top;
+  if (typeof v === 'string') return v;
   if (typeof v === 'bigint' || typeof v === 'boolean') return String(v);
   if (v instanceof UnsignedInt) return String(v.valueOf());
   if (typeof v === 'number') {
@@ -30,7 +40,7 @@ export function stringOf(v: unknown, top = true): string {
     return String(v);
   }
   if (v === null) return 'null';
-  if (v instanceof Uint8Array) return top ? Buffer.from(v).toString('utf8') : JSON.stringify(Buffer.from(v).toString('utf8'));
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
   if (v instanceof Date) return v.toISOString().replace('.000Z', 'Z');
   if (v instanceof Duration) {
     const total = Number(v.seconds) + v.nanos / 1e9;
