@@ -52,7 +52,7 @@ export function respondError(ctx: RequestContext, err: unknown): void {
   const retry = status.details?.retryAfterSeconds;
   if (retry && !headers['Retry-After']) headers['Retry-After'] = String(retry);
   const accept = ctx.req.headers['accept'];
-  const neg = negotiate(Array.isArray(accept) ? accept.join(', ') : accept, { protobuf: true });
+  const neg = negotiate(Array.isArray(accept) ? accept.join(', ') : accept, { protobuf: true, cbor: ctx.cborServing === true });
   if (!neg) {
     respondBytes(ctx, se.code, 'application/json', goJsonStringify(status, 2), headers);
     return;

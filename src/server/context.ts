@@ -48,6 +48,10 @@ export interface RequestContext {
   auditAnnotations?: Record<string, string>;
   /** False when response compression is off for this server (feature gate APIResponseCompression=false). */
   responseCompression?: boolean;
+  /** CBOR requests and responses are served (feature gate CBORServingAndStorage); see src/features/serving.ts. */
+  cborServing?: boolean;
+  /** DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential is honoured (AllowUnsafeMalformedObjectDeletion). */
+  unsafeMalformedObjectDeletion?: boolean;
 }
 
 /** A filter or endpoint. Endpoints that do not serve a path return false so the next one is tried. */

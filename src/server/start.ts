@@ -25,6 +25,7 @@ import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
 import { createOpenApiEndpoint } from '../endpoints/openapi/index.ts';
 import { createResourceEndpoint } from '../endpoints/resource-endpoint.ts';
 import { FeatureGates } from '../features/gates.ts';
+import { withServingGates } from '../features/serving.ts';
 import { buildRequestAuthentication } from '../authn/setup.ts';
 import { buildRequestAuthorization } from '../authz/setup.ts';
 import { rbacStorageGuard } from '../registry/rbac/guard.ts';
@@ -134,12 +135,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       createOpenApiEndpoint({ catalog }),
       createResourceEndpoint({ registry, catalog, onDeprecatedRequest: (u) => server?.metrics.recordDeprecatedRequest(u) }),
     ];
-    // APIResponseCompression=false: the encoder reads ctx.responseCompression before choosing gzip.
-    const compression = gates.enabled('APIResponseCompression');
-    const endpoints = compression ? apiEndpoints : apiEndpoints.map((e): Endpoint => async (ctx) => {
-      ctx.responseCompression = false;
-      return e(ctx);
-    });
+    // Gates that change serving (APIResponseCompression, CBORServingAndStorage, AllowUnsafeMalformedObjectDeletion)
+    // become fields of each request's context (src/features/serving.ts).
+    const endpoints = withServingGates(gates, apiEndpoints);
     const authn = await buildRequestAuthentication({ options: o, pki, registry, log: o.log });
     cleanups.push(() => authn.stop());
     const authz = await buildRequestAuthorization({ options: o, registry, log: o.log });

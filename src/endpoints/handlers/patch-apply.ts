@@ -13,7 +13,8 @@ import type { KObject } from '../../api/types.ts';
 import { apply, resetFields } from '../../apply/ssa/index.ts';
 import { customApplyRoot } from '../../apiextensions/resource-def.ts';
 import type { RequestContext } from '../../server/context.ts';
-import { BodySyntaxError, parseBody, readBody } from '../negotiation/decode.ts';
+import { BodySyntaxError, contentTypeOf, parseBody, readBody } from '../negotiation/decode.ts';
+import { APPLY_PATCH_CBOR, CborDecodeError, decodeCborValue } from '../negotiation/cbor.ts';
 import { JsonSyntaxError, scanJson } from '../negotiation/json-scan.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseWriteQuery } from '../params.ts';
@@ -44,6 +45,25 @@ function fastJson(body: Buffer): Record<string, unknown> | undefined {
   }
 }
 
+/**
+ * A CBOR apply body (gate CBORServingAndStorage): decoded into a map as kube's applyPatcher does; duplicate
+ * keys are errors in CBOR, never strict findings.
+ */
+function decodeCborApplyBody(body: Buffer): { value: Record<string, unknown>; duplicates: string[] } {
+  let v: unknown;
+  try {
+    v = decodeCborValue(body);
+  } catch (e) {
+    if (e instanceof CborDecodeError) throw errors.badRequest(e.message);
+    throw e;
+  }
+  if (v === null) return { value: {}, duplicates: [] };
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    throw errors.badRequest(`cbor: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v === 'string' ? 'UTF-8 text string' : typeof v === 'boolean' ? 'primitives' : 'positive integer'} into Go value of type map[string]interface {}`);
+  }
+  return { value: v as Record<string, unknown>, duplicates: [] };
+}
+
 /** The apply body as a map: YAML syntax errors and non-map documents are 400s worded as kube's. */
 function decodeApplyBody(body: Buffer): { value: Record<string, unknown>; duplicates: string[] } {
   const json = fastJson(body);
@@ -68,7 +88,7 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
   const body = await readBody(ctx);
   const q = parseWriteQuery(ctx.query, 'PatchOptions', { apply: true });
   const directive = q.fieldValidation ?? 'Warn';
-  const { value: applied, duplicates } = decodeApplyBody(body);
+  const { value: applied, duplicates } = contentTypeOf(ctx) === APPLY_PATCH_CBOR ? decodeCborApplyBody(body) : decodeApplyBody(body);
   const hasStatus = (s.def.subresources ?? []).some((r) => r.name === 'status');
   const ignoredFields = resetFields({ subresource: s.subresource, hasStatus });
   const expectedNs = expectedNamespace(s);

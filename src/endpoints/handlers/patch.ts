@@ -15,6 +15,7 @@ import { rootNodeFor } from '../../apply/schema-view.ts';
 import { applyStrategicMergePatch, patchInvalid } from '../../apply/strategic-merge.ts';
 import type { RequestContext } from '../../server/context.ts';
 import { contentTypeOf, readBody } from '../negotiation/decode.ts';
+import { APPLY_PATCH_CBOR } from '../negotiation/cbor.ts';
 import { JsonSyntaxError, scanJson } from '../negotiation/json-scan.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { typeErrorFor } from '../negotiation/type-check.ts';
@@ -47,9 +48,10 @@ export async function handlePatch(ctx: RequestContext, s: HandlerScope): Promise
   const type = contentTypeOf(ctx);
   // Built-in kinds have a schema view with patch markers; anything else is served as a custom resource.
   const view = rootNodeFor(s.apiVersion, s.kind);
-  const accepted = view ? PATCH_TYPES : CUSTOM_PATCH_TYPES;
+  // CBOR apply (gate CBORServingAndStorage) is listed last, for built-in and custom resources alike.
+  const accepted = [...(view ? PATCH_TYPES : CUSTOM_PATCH_TYPES), ...(ctx.cborServing === true ? [APPLY_PATCH_CBOR] : [])];
   if (!accepted.includes(type)) throw errors.unsupportedMediaType(accepted);
-  if (type === APPLY_PATCH_YAML) return handleApplyPatch(ctx, s);
+  if (type === APPLY_PATCH_YAML || type === APPLY_PATCH_CBOR) return handleApplyPatch(ctx, s);
   const rep = negotiateResponse(ctx, s.render);
   const body = await readBody(ctx);
   const q = parseWriteQuery(ctx.query, 'PatchOptions', { apply: false });

@@ -18,6 +18,7 @@ import type { RequestContext } from '../../server/context.ts';
 import type { ObjectEvent, ObjectWatch } from '../../storage/cacher/types.ts';
 import { cachedBody, cachedJson, goJsonStringify } from '../negotiation/encode.ts';
 import { encodeProtobufValue, PROTOBUF_TYPE, protobufWatchFrame } from '../negotiation/protobuf.ts';
+import { CBOR, CBOR_SEQ, cborWatchEvent, encodeCborValue } from '../negotiation/cbor.ts';
 import { negotiateResponse, transformObject, type Representation } from '../negotiation/render.ts';
 import { toListParams, type ListQuery } from '../params.ts';
 import { warningHeaderValues } from '../respond.ts';
@@ -104,7 +105,8 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
           ? { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${t.version}`, metadata: {}, items: null }
           : { kind: s.def.listKind, apiVersion: s.apiVersion, metadata: {}, items: null };
         // Encoded as the negotiated type, like kube's watchListTransformer.
-        const encoded = rep.neg.type === PROTOBUF_TYPE ? encodeProtobufValue(blueprint) : Buffer.from(`${goJsonStringify(blueprint)}\n`);
+        const encoded = rep.neg.type === PROTOBUF_TYPE ? encodeProtobufValue(blueprint)
+          : rep.neg.type === CBOR ? encodeCborValue(blueprint) : Buffer.from(`${goJsonStringify(blueprint)}\n`);
         annotations[INITIAL_EVENTS_LIST_BLUEPRINT_ANNOTATION] = encoded.toString('base64');
       }
     }
@@ -116,10 +118,13 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
   };
 
   const proto = rep.neg.type === PROTOBUF_TYPE;
-  /** One frame: a JSON line, or a length-delimited protobuf WatchEvent. */
+  // CBOR (gate CBORServingAndStorage): a CBOR sequence, one tagged WatchEvent item per event.
+  const cbor = rep.neg.type === CBOR;
+  /** One frame: a JSON line, a length-delimited protobuf WatchEvent, or one CBOR WatchEvent item. */
   const wrap = (type: string, value: unknown): Uint8Array => (proto
     ? protobufWatchFrame(type, encodeProtobufValue(value))
-    : Buffer.from(`{"type":"${type}","object":${goJsonStringify(value)}}\n`));
+    : cbor ? cborWatchEvent(type, encodeCborValue(value))
+      : Buffer.from(`{"type":"${type}","object":${goJsonStringify(value)}}\n`));
 
   const frameFor = (ev: ObjectEvent): Uint8Array => {
     if (ev.type === 'BOOKMARK' || !ev.object) {
@@ -139,6 +144,8 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
     let frame: Uint8Array;
     if (!rep.neg.target && proto) {
       frame = protobufWatchFrame(ev.type, cachedBody(ev.object, PROTOBUF_TYPE, false));
+    } else if (!rep.neg.target && cbor) {
+      frame = cborWatchEvent(ev.type, cachedBody(ev.object, CBOR, false));
     } else if (!rep.neg.target) {
       const obj = cachedJson(ev.object);
       const headStr = Buffer.from(`{"type":"${ev.type}","object":`);
@@ -212,7 +219,8 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
   // Headers now; events from here on are written directly.
   const headers: Record<string, string | string[]> = {
     // kube names JSON plainly and other stream types with `;stream=watch`.
-    'Content-Type': proto ? `${PROTOBUF_TYPE};stream=watch` : 'application/json',
+    // CBOR watches are CBOR sequences (kube answers application/cbor-seq even when asked for application/cbor).
+    'Content-Type': proto ? `${PROTOBUF_TYPE};stream=watch` : cbor ? CBOR_SEQ : 'application/json',
     'Cache-Control': 'no-cache, private',
     'Audit-Id': ctx.auditId,
   };

@@ -6,16 +6,30 @@
  *                     `PartialObjectMetadataList`, all in `meta.k8s.io` `v1` or `v1beta1`;
  *   `stream=watch`  — only for types with a stream form (JSON; YAML has none);
  *   `pretty=1`, others ignored.
- * No clause fits → 406. Keelson serves JSON and YAML (protobuf and CBOR are later issues).
+ * No clause fits → 406. Keelson serves JSON, YAML, protobuf (built-in kinds) and, with the feature gate
+ * CBORServingAndStorage (`opts.cbor`), CBOR (`application/cbor`; watches answer `application/cbor-seq`, which
+ * is also accepted by name on watches).
  */
 import { StatusError } from '../status.ts';
 
-export type ServedType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf';
+export type ServedType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf' | 'application/cbor';
 
 /** The types we serve, in kube's order; the first is the default. */
 export const SERVED_TYPES: readonly ServedType[] = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 /** Types with a watch stream form (YAML has no stream serializer in kube-apiserver). */
 export const STREAM_TYPES: readonly ServedType[] = ['application/json', 'application/vnd.kubernetes.protobuf'];
+// CBOR (gate CBORServingAndStorage): kube appends its serializer after the others.
+const SERVED_WITH_CBOR: readonly ServedType[] = [...SERVED_TYPES, 'application/cbor'];
+const STREAM_WITH_CBOR: readonly ServedType[] = [...STREAM_TYPES, 'application/cbor'];
+
+/** The served types for these options (CBOR only with the gate). */
+export function servedTypes(opts: { readonly cbor?: boolean } = {}): readonly ServedType[] {
+  return opts.cbor ? SERVED_WITH_CBOR : SERVED_TYPES;
+}
+
+function streamTypes(opts: { readonly cbor?: boolean }): readonly ServedType[] {
+  return opts.cbor ? STREAM_WITH_CBOR : STREAM_TYPES;
+}
 
 export type TargetKind = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
 
@@ -103,6 +117,8 @@ export interface NegotiateOptions {
   readonly forbidTable?: boolean;
   /** The kind has a protobuf schema (built-in kinds; not custom resources or plain values). */
   readonly protobuf?: boolean;
+  /** CBOR is served (feature gate CBORServingAndStorage). */
+  readonly cbor?: boolean;
 }
 
 function targetFrom(params: Record<string, string>): ConversionTarget | undefined | null {
@@ -121,7 +137,7 @@ function targetFrom(params: Record<string, string>): ConversionTarget | undefine
  */
 export function negotiate(accept: string | undefined, opts: NegotiateOptions = {}): Negotiated | undefined {
   // Clients send the same few Accept headers over and over: remember the answers (bounded).
-  const key = `${opts.watch ? 1 : 0}${opts.allowTransform ? 1 : 0}${opts.forbidTable ? 1 : 0}${opts.protobuf ? 1 : 0}${accept ?? ''}`;
+  const key = `${opts.watch ? 1 : 0}${opts.allowTransform ? 1 : 0}${opts.forbidTable ? 1 : 0}${opts.protobuf ? 1 : 0}${opts.cbor ? 1 : 0}${accept ?? ''}`;
   if (memo.has(key)) return memo.get(key);
   const result = negotiateUncached(accept, opts);
   if (memo.size >= MEMO_LIMIT) memo.clear();
@@ -133,22 +149,25 @@ const MEMO_LIMIT = 512;
 const memo = new Map<string, Negotiated | undefined>();
 
 function negotiateUncached(accept: string | undefined, opts: NegotiateOptions): Negotiated | undefined {
-  const candidates = (opts.watch ? STREAM_TYPES : SERVED_TYPES).filter((t) => opts.protobuf === true || t !== 'application/vnd.kubernetes.protobuf');
+  const streams = streamTypes(opts);
+  const candidates = (opts.watch ? streams : servedTypes(opts)).filter((t) => opts.protobuf === true || t !== 'application/vnd.kubernetes.protobuf');
   if (!accept || !accept.trim()) return Object.freeze({ type: candidates[0] ?? 'application/json', pretty: false });
   for (const clause of parseAccept(accept)) {
     for (const served of candidates) {
       const [t, st] = served.split('/') as [string, string];
       const typeMatches = (clause.type === t && (clause.subtype === st || clause.subtype === '*'))
-        || (clause.type === '*' && clause.subtype === '*');
+        || (clause.type === '*' && clause.subtype === '*')
+        // A watch answers CBOR as a CBOR sequence; asking for the sequence by name is the same.
+        || (opts.watch === true && served === 'application/cbor' && clause.type === t && clause.subtype === 'cbor-seq');
       if (!typeMatches) continue;
       const stream = clause.params['stream'];
-      if (stream !== undefined && stream !== '' && (stream !== 'watch' || !STREAM_TYPES.includes(served))) continue;
+      if (stream !== undefined && stream !== '' && (stream !== 'watch' || !streams.includes(served))) continue;
       const target = targetFrom(clause.params);
       if (target === null) continue;
       if (target) {
         if (!opts.allowTransform) continue;
         // Tables exist only as JSON and YAML (kube's AllowsMediaTypeTransform).
-        if (target.kind === 'Table' && (opts.forbidTable || served === 'application/vnd.kubernetes.protobuf')) continue;
+        if (target.kind === 'Table' && (opts.forbidTable || served === 'application/vnd.kubernetes.protobuf' || served === 'application/cbor')) continue;
       }
       return Object.freeze({
         type: served,
@@ -168,15 +187,16 @@ function negotiateUncached(accept: string | undefined, opts: NegotiateOptions): 
  */
 export function notAcceptable(accept: string, opts: NegotiateOptions = {}): StatusError {
   // The router knows every served type (watch routes too); only the handler knows about streams.
-  const anyTypeServed = parseAccept(accept).some((c) => SERVED_TYPES.some((s) => {
+  const served = servedTypes(opts);
+  const anyTypeServed = parseAccept(accept).some((c) => served.some((s) => {
     const [t, st] = s.split('/') as [string, string];
     return (c.type === t && (c.subtype === st || c.subtype === '*')) || (c.type === '*' && c.subtype === '*');
   }));
   if (!anyTypeServed) {
     return new StatusError(406, 'NotAcceptable',
-      `406: Not Acceptable\n\nAvailable representations: ${SERVED_TYPES.join(', ')}`, {});
+      `406: Not Acceptable\n\nAvailable representations: ${served.join(', ')}`, {});
   }
-  const list = opts.watch ? STREAM_TYPES.map((t) => `${t};stream=watch`) : [...SERVED_TYPES];
+  const list = opts.watch ? streamTypes(opts).map((t) => `${t};stream=watch`) : [...served];
   return new StatusError(406, 'NotAcceptable', `only the following media types are accepted: ${list.join(', ')}`);
 }
 

@@ -12,6 +12,7 @@ import { errors, StatusError } from '../status.ts';
 import { decodeProtobuf } from '../../api/protobuf/codec.ts';
 import { JsonSyntaxError, scanJson, type ScanOptions, type SchemaNode } from './json-scan.ts';
 import { typeErrorFor } from './type-check.ts';
+import { CBOR, CborDecodeError, decodeCborValue } from './cbor.ts';
 
 /** kube-apiserver's default `MaxRequestBodyBytes`. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -20,7 +21,9 @@ export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 /** Media types accepted for object bodies (create/update), in kube's order. */
 export const INPUT_TYPES = ['application/json', 'application/yaml', PROTOBUF] as const;
-export type InputType = (typeof INPUT_TYPES)[number];
+/** With the feature gate CBORServingAndStorage, CBOR bodies too (kube lists its serializer last). */
+const INPUT_TYPES_WITH_CBOR = [...INPUT_TYPES, CBOR] as const;
+export type InputType = (typeof INPUT_TYPES_WITH_CBOR)[number];
 
 /**
  * Reads the whole body, failing with 413 as soon as it passes `limit` (the rest is discarded, not buffered).
@@ -87,7 +90,8 @@ export function inputTypeOf(ctx: RequestContext): InputType {
   if (ct === '' || ct === 'application/json') return 'application/json';
   if (ct === 'application/yaml') return 'application/yaml';
   if (ct === PROTOBUF) return PROTOBUF;
-  throw errors.unsupportedMediaType([...INPUT_TYPES]);
+  if (ct === CBOR && ctx.cborServing === true) return CBOR;
+  throw errors.unsupportedMediaType(ctx.cborServing === true ? [...INPUT_TYPES_WITH_CBOR] : [...INPUT_TYPES]);
 }
 
 /** Go's summarizeData: the first 30 bytes, raw for JSON objects, hex otherwise. */
@@ -107,6 +111,16 @@ export interface DecodedBody {
 /** A decoding failure before the kind is known (kube's `couldn't get version/kind` / YAML errors). */
 class BodySyntaxError extends Error {}
 
+/**
+ * A CBOR body kube could not decode. `topLevel`: found while reading apiVersion/kind (malformed data, keys of
+ * the top-level map), worded as an unrecognized object; otherwise the kind was known and the message names it.
+ */
+class CborBodyError extends BodySyntaxError {
+  constructor(message: string, readonly topLevel: boolean) {
+    super(message);
+  }
+}
+
 /** Source offset of a YAML node (0 when unknown). */
 function offsetOf(node: Node): number {
   return node.range?.[0] ?? 0;
@@ -125,6 +139,7 @@ export function parseBody(body: Buffer, type: InputType, opts: ScanOptions = {})
       throw new BodySyntaxError(e instanceof Error ? e.message : String(e));
     }
   }
+  if (type === CBOR) return parseCbor(body, opts);
   const text = body.toString('utf8');
   if (type === 'application/json') {
     let scan;
@@ -143,6 +158,25 @@ export function parseBody(body: Buffer, type: InputType, opts: ScanOptions = {})
     if (e instanceof RangeError) throw new BodySyntaxError('error converting YAML to JSON: yaml: exceeded max depth');
     throw e;
   }
+}
+
+/**
+ * CBOR (gate CBORServingAndStorage): duplicate keys, NaN and infinities are errors, not strict findings (kube
+ * rejects such maps outright); unknown fields are found on the JSON form, as for YAML.
+ */
+function parseCbor(body: Buffer, opts: ScanOptions): DecodedBody {
+  let value: unknown;
+  try {
+    value = decodeCborValue(body);
+  } catch (e) {
+    if (e instanceof CborDecodeError) throw new CborBodyError(e.message, e.topLevel);
+    throw e;
+  }
+  const strict: string[] = [];
+  if (opts.objectMeta || opts.topLevelFields || opts.schema) {
+    strict.push(...scanJson(JSON.stringify(value ?? null), opts).strict.filter((s) => s.startsWith('unknown field')));
+  }
+  return { value, strict };
 }
 
 /** YAML: YAML 1.1 scalars like kube's go-yaml v2; duplicate keys are strict findings, not errors. */
@@ -245,6 +279,12 @@ export function decodeObject(body: Buffer, type: InputType, o: DecodeObjectOptio
       ...(o.schema ? { schema: o.schema } : {}),
     });
   } catch (e) {
+    if (e instanceof CborBodyError && !e.topLevel) {
+      throw errors.badRequest(`${o.kind} in version ${JSON.stringify(versionOf(o.apiVersion))} cannot be handled as a ${o.kind}: ${e.message}`);
+    }
+    if (e instanceof CborBodyError) {
+      throw errors.badRequest(`the object provided is unrecognized (must be of type ${o.kind}): unable to determine group/version/kind: ${e.message} (${summarize(body)})`);
+    }
     if (e instanceof BodySyntaxError) {
       throw errors.badRequest(`the object provided is unrecognized (must be of type ${o.kind}): ${e.message} (${summarize(body)})`);
     }
@@ -326,4 +366,4 @@ export function decodeOptionsBody(ctx: RequestContext, body: Buffer): Record<str
   return v as Record<string, unknown>;
 }
 
-export { BodySyntaxError, StatusError };
+export { BodySyntaxError, CborBodyError, StatusError };

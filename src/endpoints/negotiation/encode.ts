@@ -17,6 +17,7 @@ import type { RequestContext } from '../../server/context.ts';
 import { warningHeaderValues } from '../respond.ts';
 import type { ServedType } from './accept.ts';
 import { encodeProtobufValue } from './protobuf.ts';
+import { encodeCborValue } from './cbor.ts';
 
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 /** Size of the batches handed to the socket when streaming chunk lists. */
@@ -51,6 +52,7 @@ export function encodeYaml(value: unknown): Buffer {
 
 export function encodeAs(type: ServedType, value: unknown, pretty: boolean): Buffer {
   if (type === 'application/vnd.kubernetes.protobuf') return encodeProtobufValue(value);
+  if (type === 'application/cbor') return encodeCborValue(value); // CBOR has no pretty form
   return type === 'application/yaml' ? encodeYaml(value) : encodeJson(value, pretty);
 }
 
@@ -85,7 +87,7 @@ export function cachedBody(co: CachedObject, type: ServedType, pretty: boolean):
   }
   let b = co.encoded.get(type);
   if (!b) {
-    b = type === 'application/yaml' ? encodeYaml(co.object) : encodeProtobufValue(co.object);
+    b = type === 'application/yaml' ? encodeYaml(co.object) : type === 'application/cbor' ? encodeCborValue(co.object) : encodeProtobufValue(co.object);
     co.encoded.set(type, b);
   }
   return b;

@@ -40,7 +40,7 @@ function header(ctx: RequestContext, name: string): string | undefined {
 
 export function negotiateResponse(ctx: RequestContext, scope: Pick<RenderScope, 'protobuf'>,
   opts: Omit<NegotiateOptions, 'allowTransform' | 'protobuf'> = {}): Representation {
-  const neg = negotiateOrThrow(header(ctx, 'accept'), { ...opts, allowTransform: true, protobuf: scope.protobuf === true });
+  const neg = negotiateOrThrow(header(ctx, 'accept'), { ...opts, allowTransform: true, protobuf: scope.protobuf === true, cbor: ctx.cborServing === true });
   const pretty = neg.pretty || wantsPretty(ctx.query, header(ctx, 'user-agent'));
   const includeObject = neg.target?.kind === 'Table' ? parseIncludeObject(ctx.query) : 'Metadata';
   return { neg, pretty, includeObject };
@@ -140,7 +140,7 @@ export async function respondItems(ctx: RequestContext, scope: RenderScope, rep:
  * For endpoints that are not resources (discovery, version) and for Status bodies.
  */
 export async function respondObject(ctx: RequestContext, code: number, obj: unknown, headers: Record<string, string> = {}): Promise<void> {
-  const neg = negotiateOrThrow(header(ctx, 'accept'), { protobuf: canEncodeProtobuf(obj) });
+  const neg = negotiateOrThrow(header(ctx, 'accept'), { protobuf: canEncodeProtobuf(obj), cbor: ctx.cborServing === true });
   const pretty = neg.pretty || wantsPretty(ctx.query, header(ctx, 'user-agent'));
   await writeChunks(ctx, code, neg.type, [encodeAs(neg.type, obj, pretty)], headers);
 }
