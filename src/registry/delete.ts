@@ -8,6 +8,9 @@
  *   `foregroundDeletion` (and each removes the other);
  * - with finalizers pending the object stays with deletionTimestamp set and grace 0 (generation +1 once);
  * - otherwise the key is deleted, guarded by the revision the decision was made on (retried on a lost race).
+ * - `ignoreStoreReadErrorWithClusterBreakingPotential` (passed only with the gate AllowUnsafeMalformedObjectDeletion
+ *   on, after the handler authorized it): the unsafe delete of a corrupt object (corrupt-objects.ts); an
+ *   undecodable object otherwise fails as kube's corrupt-object storage error.
  */
 import type { KObject } from '../api/types.ts';
 import { errors } from '../endpoints/status.ts';
@@ -17,6 +20,7 @@ import { clone, jsonEqual, rfc3339 } from './object-utils.ts';
 import { validateDeleteParams } from './options.ts';
 import { toStatusError } from './storage-errors.ts';
 import type { StoreCore } from './store-core.ts';
+import { CorruptObjectError, decodeOrCorrupt, unsafeDeleteCorrupt, wantsUnsafeDelete } from './corrupt-objects.ts';
 
 const MAX_ATTEMPTS = 32;
 
@@ -106,6 +110,7 @@ function decideGraceful(core: StoreCore, obj: KObject, params: DeleteParams, now
 
 export async function deleteObject(core: StoreCore, ctx: OpContext, name: string, params: DeleteParams): Promise<DeleteResult> {
   validateDeleteParams(params);
+  if (wantsUnsafeDelete(params)) return unsafeDeleteCorrupt(core, ctx, name);
   const key = core.key(ctx, name);
   const writer = core.writer(ctx);
   const site = { op: 'delete' as const, resource: core.def.resource, group: core.def.group };
@@ -117,7 +122,12 @@ export async function deleteObject(core: StoreCore, ctx: OpContext, name: string
   }
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (!kv) throw errors.notFound(core.resource(name));
-    const existing = core.decode(kv);
+    let existing: KObject;
+    try {
+      existing = decodeOrCorrupt(core, kv);
+    } catch (e) {
+      throw e instanceof CorruptObjectError ? e.toStatusError() : e;
+    }
     checkPreconditions(core, existing, params);
     const now = core.now();
     const obj = clone(existing);

@@ -8,6 +8,14 @@ import { continueAfter, encodeContinue } from './continue-token.ts';
 import { planList, readAtForGet, validateListParams } from './options.ts';
 import { toStatusError } from './storage-errors.ts';
 import type { StoreCore } from './store-core.ts';
+import { corruptListError, findCorrupt, throwIfCorrupt } from './corrupt-objects.ts';
+
+/*
+ * Readers skip stored values they cannot decode. GET reports such a value as kube's corrupt-object error (a
+ * second storage read, only on the not-found path); LIST does when the server runs with the gate
+ * AllowUnsafeMalformedObjectDeletion (`OpContext.unsafeMalformedObjectDeletion`), by comparing the store's
+ * count at the list's revision with what the reader returned (one count-only read per unfiltered, complete list).
+ */
 
 export async function getObject(core: StoreCore, ctx: OpContext, name: string, params: GetParams): Promise<CachedObject> {
   const read = readAtForGet(params.resourceVersion);
@@ -17,7 +25,10 @@ export async function getObject(core: StoreCore, ctx: OpContext, name: string, p
   } catch (e) {
     throw toStatusError(e, { op: 'get' });
   }
-  if (!found) throw errors.notFound(core.resource(name));
+  if (!found) {
+    await throwIfCorrupt(core, core.key(ctx, name));
+    throw errors.notFound(core.resource(name));
+  }
   return core.view(found);
 }
 
@@ -51,6 +62,9 @@ export async function listObjects(core: StoreCore, ctx: OpContext, params: ListP
     const inconsistentContinue = plan.continuing && plan.startKey !== undefined ? encodeContinue(plan.startKey, prefix, -1) : undefined;
     throw toStatusError(e, { op: 'list', continuing: plan.continuing, ...(inconsistentContinue ? { inconsistentContinue } : {}) });
   }
+  if (ctx.unsafeMalformedObjectDeletion === true && predicate.empty && !plan.continuing && (!limit || res.lastKey === undefined)) {
+    await checkListForCorrupt(core, prefix, res.revision, res.items.length);
+  }
   const out: { items: CachedObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
     items: core.converter ? res.items.map((i) => core.view(i)) : res.items,
     resourceVersion: String(res.revision),
@@ -60,4 +74,17 @@ export async function listObjects(core: StoreCore, ctx: OpContext, params: ListP
     if (predicate.empty && res.remaining !== undefined) out.remainingItemCount = res.remaining;
   }
   return out;
+}
+
+/** Throws kube's StoreReadError when the store holds more keys under `prefix` than the reader could decode. */
+async function checkListForCorrupt(core: StoreCore, prefix: string, revision: number, decoded: number): Promise<void> {
+  let count: number;
+  try {
+    count = (await core.store.range(prefix, { revision, countOnly: true })).count;
+  } catch {
+    return; // history gone or store busy: the reader's answer stands
+  }
+  if (count <= decoded) return;
+  const { corrupt, more } = await findCorrupt(core, prefix, revision);
+  if (corrupt.length) throw corruptListError(core, corrupt, more);
 }

@@ -23,6 +23,8 @@ export interface OpContext {
   readonly warnings: string[];
   /** Aborted when the client goes away or the server shuts down. */
   readonly signal?: AbortSignal;
+  /** The server runs with AllowUnsafeMalformedObjectDeletion: LIST reports corrupt objects (StoreReadError). */
+  readonly unsafeMalformedObjectDeletion?: boolean;
 }
 
 /** Query parameters of get, as strings (the registry validates them). */
@@ -67,6 +69,11 @@ export interface DeleteParams {
   readonly preconditions?: { uid?: string; resourceVersion?: string };
   readonly propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   readonly orphanDependents?: boolean;
+  /**
+   * Unsafe delete of a corrupt object (KEP-3926). Set only by a handler that checked the gate
+   * AllowUnsafeMalformedObjectDeletion and the caller's `unsafe-delete-ignore-read-errors` permission.
+   */
+  readonly ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
 }
 
 export interface DeleteResult {
