@@ -129,7 +129,7 @@ function crStrategy(custom: CustomResourceVersion, hasStatus: boolean, state: Cr
       return custom.validate(obj, old);
     },
     // Without a status sub-resource, status is part of what generation tracks (kube's CR strategy).
-    ...(hasStatus ? {} : { generationIgnores: [] }),
+    ...(hasStatus ? {} : { generationIncludesStatus: true }),
   };
 }
 

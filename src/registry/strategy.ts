@@ -19,6 +19,8 @@ export interface RegistryStrategy extends Strategy {
    * deletion starts. kube-apiserver does this per kind in its strategies; here it is one flag.
    */
   tracksGeneration?: boolean;
+  /** Status changes bump generation too (custom resources without a status sub-resource, as kube's CR strategy). */
+  generationIncludesStatus?: boolean;
   /**
    * The garbage collector's default for this kind when a delete names no policy: 'background' (default),
    * 'orphan' (adds the `orphan` finalizer), or 'unsupported' (never adds GC finalizers).

@@ -92,7 +92,8 @@ export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, o
   if (errs.length) throw errors.invalid(core.kind(meta.name ?? ''), errs);
   if (strategy.tracksGeneration && ctx.subresource !== 'status') {
     const ignores = strategy.generationIgnores ?? [];
-    if (!jsonEqual(specPart(obj, ignores), specPart(old, ignores))) meta.generation = (om.generation ?? 0) + 1;
+    const statusChanged = strategy.generationIncludesStatus === true && !jsonEqual(obj['status'], old['status']);
+    if (statusChanged || !jsonEqual(specPart(obj, ignores), specPart(old, ignores))) meta.generation = (om.generation ?? 0) + 1;
   }
   for (const w of strategy.warnings?.(obj, old) ?? []) ctx.warnings.push(w);
   strategy.canonicalize?.(obj);

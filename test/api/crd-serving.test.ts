@@ -208,3 +208,17 @@ void test('cluster-scoped custom resources live outside namespaces', async () =>
   const res = (await srv.request('GET', '/apis/cluster.example.com/v1')).json().resources.find((r: any) => r.name === 'realms');
   assert.equal(res.namespaced, false);
 });
+
+void test('without a status sub-resource, status is ordinary content and its changes bump generation', async () => {
+  const m = crdManifest({ group: 'nostatus.example.com', plural: 'plains', kind: 'Plain', shortNames: [] }) as any;
+  delete m.spec.versions[0].subresources;
+  assert.equal((await srv.request('POST', CRDS, { body: m })).status, 201);
+  const base = '/apis/nostatus.example.com/v1/namespaces/default/plains';
+  await waitFor(async () => (await srv.request('GET', base)).status === 200);
+  const c = await srv.request('POST', base, { body: { apiVersion: 'nostatus.example.com/v1', kind: 'Plain', metadata: { name: 'p' }, spec: { color: 'red' }, status: { phase: 'set' } } });
+  assert.equal(c.json().status.phase, 'set');
+  const p = await srv.request('PATCH', `${base}/p`, { body: { status: { phase: 'changed' } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+  assert.equal(p.json().status.phase, 'changed');
+  assert.equal(p.json().metadata.generation, 2);
+  assert.equal((await srv.request('GET', `${base}/p/status`)).status, 404);
+});
