@@ -147,7 +147,9 @@ function compileNodeRules(s: Structural, path: string, isRoot: boolean, cardinal
           program = undefined;
         }
       } catch (e) {
-        ctx.errors.push(field.invalid(`${rp}.rule`, rule, e instanceof CelCompileError ? e.message : String(e)));
+        // A failure of the CEL library itself is an internal error, not the rule's fault.
+        ctx.errors.push(e instanceof CelCompileError ? field.invalid(`${rp}.rule`, rule, e.message)
+          : new FieldError('InternalError', `${rp}.rule`, `internal error: failed to compile rule: ${e instanceof Error ? e.message : String(e)}`));
       }
     }
     if (program) {
