@@ -19,6 +19,8 @@ import type {
 import type { CrdConverter, CustomResourceVersion } from './schema-bridge.ts';
 import { errors } from '../endpoints/status.ts';
 
+const MAX_PENDING_EVENTS = 1000;
+
 export class ConvertingRest implements RestStorage {
   private readonly views = new WeakMap<CachedObject, Promise<CachedObject>>();
   private readonly servedApi: string;
@@ -89,9 +91,18 @@ export class ConvertingRest implements RestStorage {
       sink.onClose(err);
       inner?.dispose();
     };
+    // Events waiting for their conversion are bounded: a watcher that falls this far behind (a slow webhook)
+    // is closed like a slow consumer, and its client watches again.
+    let pending = 0;
     inner = await this.inner.watch(ctx, params, {
       onEvent: (ev: ObjectEvent) => {
+        if (closed) return;
+        if (++pending > MAX_PENDING_EVENTS) {
+          close(new Error('too many watch events waiting for conversion'));
+          return;
+        }
         chain = chain.then(async () => {
+          pending--;
           if (closed) return;
           const object = ev.object ? await this.view(ev.object) : undefined;
           if (!closed) sink.onEvent({ ...ev, ...(object ? { object } : {}), encoded: new Map() });
