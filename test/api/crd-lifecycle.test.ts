@@ -212,3 +212,12 @@ void test('deleting CRDs as a collection still removes their instances first', a
   await waitFor(async () => (await srv.request('GET', base)).status === 200);
   assert.deepEqual((await srv.request('GET', base)).json().items, []);
 });
+
+void test('a non-structural schema is refused with kube messages at spec.validation paths', async () => {
+  const m = crdManifest({ group: 'ns.example.com', plural: 'things', kind: 'Thing', shortNames: [] }) as any;
+  delete m.spec.versions[0].selectableFields;
+  m.spec.versions[0].schema.openAPIV3Schema.properties.spec = { properties: { a: { type: 'string' } } };
+  const r = await srv.request('POST', CRDS, { body: m });
+  assert.equal(r.status, 422, r.text);
+  assert.ok(causes(r).includes('spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields'), causes(r).join('\n'));
+});
