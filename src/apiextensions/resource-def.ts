@@ -117,12 +117,13 @@ function crStrategy(custom: CustomResourceVersion, hasStatus: boolean, state: Cr
       }
       // kube drops status on create when the status sub-resource owns it.
       if (hasStatus) delete obj['status'];
-      custom.prune(obj);
     },
-    prepareForUpdate(obj) {
+    // Pruning is part of decoding in kube, before the field manager: the store runs `defaults` on the
+    // request object it records managedFields from, so unknown fields are never owned by anyone.
+    defaults: (obj) => {
       custom.prune(obj);
+      custom.applyDefaults(obj);
     },
-    defaults: (obj) => custom.applyDefaults(obj),
     validate: (obj) => custom.validate(obj, undefined),
     validateUpdate(obj, old, ctx): FieldError[] {
       if (ctx.subresource === 'status' && custom.validateStatus) return custom.validateStatus(obj, old);

@@ -93,3 +93,11 @@ void test('defaults apply on read after the schema gains one', async () => {
   const list = (await srv.request('GET', B)).json();
   assert.ok(list.items.every((i: any) => i.spec.color === 'blue'));
 });
+
+void test('pruned fields are never recorded in managedFields', async () => {
+  const r = await srv.request('POST', `${B}?fieldManager=mgr`, { body: box('mf', { min: 0, max: 1, bogus: true }) });
+  assert.equal(r.status, 201, r.text);
+  const fields = JSON.stringify(r.json().metadata.managedFields);
+  assert.ok(!fields.includes('bogus'), fields);
+  assert.ok(fields.includes('f:min'), fields);
+});
