@@ -85,10 +85,14 @@ describe('value validation', () => {
   it('allOf / anyOf / oneOf / not', () => {
     const s = spec({}, { oneOf: [{ required: ['a'] }, { required: ['b'] }], not: { required: ['c'] } });
     assert.deepEqual(run(s, { spec: { a: 1, b: 2 } }), ['spec: Invalid value: "": spec in body must validate one and only one schema (oneOf). Found 2 valid alternatives']);
-    assert.deepEqual(run(s, { spec: {} }), ['spec: Invalid value: "": spec in body must validate one and only one schema (oneOf). Found none valid']);
+    assert.deepEqual(run(s, { spec: {} }), [
+      'spec: Invalid value: "": spec in body must validate one and only one schema (oneOf). Found none valid',
+      'spec.a: Required value',
+    ]);
     assert.deepEqual(run(s, { spec: { a: 1, c: 1 } }), ['spec: Invalid value: "": spec in body must not validate the schema (not)']);
     const any = spec({}, { anyOf: [{ required: ['a'] }, { required: ['b'] }] });
-    assert.deepEqual(run(any, { spec: {} }), ['spec: Invalid value: "": spec in body must validate at least one schema (anyOf)']);
+    assert.deepEqual(run(any, { spec: {} }), ['spec: Invalid value: "": spec in body must validate at least one schema (anyOf)', 'spec.a: Required value']);
+    assert.deepEqual(run(any, { spec: { b: 1 } }), []);
   });
 
   it('ratchets unchanged invalid values on update, not changed ones', () => {

@@ -129,7 +129,7 @@ function validateNode(v: unknown, s: JSONSchemaProps, path: string, old: Correla
     const sub: FieldError[] = [];
     let ok = 0;
     for (const a of s.allOf) {
-      const e = validateValue(v, a, path);
+      const e = validateNode0(v, a, path);
       if (e.length === 0) ok++;
       sub.push(...e);
     }
@@ -138,18 +138,24 @@ function validateNode(v: unknown, s: JSONSchemaProps, path: string, old: Correla
       errs.push(...sub);
     }
   }
+  // anyOf/oneOf: when nothing matches, kube-openapi also reports the errors of the closest alternative
+  // (here: the one with the fewest errors, the first on ties).
   if (Array.isArray(s.anyOf) && s.anyOf.length > 0) {
-    if (!s.anyOf.some((a) => validateValue(v, a, path).length === 0)) {
+    const results = s.anyOf.map((a) => validateNode0(v, a, path));
+    if (!results.some((r) => r.length === 0)) {
       errs.push(invalid(path, '', 'must validate at least one schema (anyOf)'));
+      errs.push(...closest(results));
     }
   }
   if (Array.isArray(s.oneOf) && s.oneOf.length > 0) {
-    const n = s.oneOf.filter((a) => validateValue(v, a, path).length === 0).length;
+    const results = s.oneOf.map((a) => validateNode0(v, a, path));
+    const n = results.filter((r) => r.length === 0).length;
     if (n !== 1) {
       errs.push(invalid(path, '', `must validate one and only one schema (oneOf). ${n === 0 ? 'Found none valid' : `Found ${n} valid alternatives`}`));
+      if (n === 0) errs.push(...closest(results));
     }
   }
-  if (isObject(s.not) && validateValue(v, s.not, path).length === 0) {
+  if (isObject(s.not) && validateNode0(v, s.not, path).length === 0) {
     errs.push(invalid(path, '', 'must not validate the schema (not)'));
   }
   // 3. string
@@ -226,6 +232,19 @@ export function underPath(errs: FieldError[], prefix: string): FieldError[] {
     const p = rel ? (rel.startsWith('[') ? `${prefix}${rel}` : `${prefix}.${rel}`) : prefix;
     return e instanceof TypeInvalidError ? new TypeInvalidError(p, e.value, e.detail) : new FieldError(e.type, p, e.detail, e.value, e.hasValue);
   });
+}
+
+/** Validation of a value against a sub-schema (allOf/anyOf/oneOf member), paths kept as they are. */
+function validateNode0(v: unknown, s: JSONSchemaProps, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  validateNode(v, s, path, undefined, errs);
+  return errs;
+}
+
+function closest(results: FieldError[][]): FieldError[] {
+  let best = results[0] ?? [];
+  for (const r of results) if (r.length < best.length) best = r;
+  return best;
 }
 
 /** apimachinery's TooMany, whose body carries the actual count: `Too many: 5: must have at most 3 items`. */
