@@ -26,6 +26,10 @@ const crd = {
           min: { type: 'integer', minimum: 0 },
           max: { type: 'integer' },
           free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+          ports: {
+            type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'],
+            items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+          },
         },
       } } } },
     }],
@@ -100,4 +104,20 @@ void test('pruned fields are never recorded in managedFields', async () => {
   const fields = JSON.stringify(r.json().metadata.managedFields);
   assert.ok(!fields.includes('bogus'), fields);
   assert.ok(fields.includes('f:min'), fields);
+});
+
+void test('server-side apply merges list-map items owned by different managers (x-kubernetes-list-type: map)', async () => {
+  const apply = (manager: string, ports: unknown[]) => srv.request('PATCH', `${B}/ssa?fieldManager=${manager}`, {
+    body: JSON.stringify({ apiVersion: 'schema.example.com/v1', kind: 'Box', metadata: { name: 'ssa' }, spec: { min: 0, max: 1, ports } }),
+    headers: { 'Content-Type': 'application/apply-patch+yaml' },
+  });
+  assert.equal((await apply('a', [{ name: 'http', port: 80 }])).status, 201);
+  // Same values for min/max: shared ownership, no conflict; the ports are merged by their `name` key.
+  const second = await apply('b', [{ name: 'https', port: 443 }]);
+  assert.equal(second.status, 200, second.text);
+  assert.deepEqual(second.json().spec.ports.map((p: { name: string }) => p.name), ['http', 'https']);
+  const owned = second.json().metadata.managedFields.find((m: { manager: string }) => m.manager === 'b').fieldsV1['f:spec'];
+  assert.deepEqual(Object.keys(owned['f:ports']), ['k:{"name":"https"}']);
+  const conflict = await apply('c', [{ name: 'http', port: 8080 }]);
+  assert.equal(conflict.status, 409, conflict.text);
 });
