@@ -148,3 +148,20 @@ describe('CEL validation rules: optionalOldSelf', () => {
     assert.deepEqual(run(s, { spec: { level: 1 } }, { spec: { level: 2 } }), ['spec.level: Invalid value: "integer": level may only grow']);
   });
 });
+
+describe('CEL validation rules: messageExpression results', () => {
+  it('trims the text and falls back to the message when it is empty', () => {
+    const s = withSpec({
+      type: 'object',
+      properties: { n: { type: 'integer' } },
+      'x-kubernetes-validations': [
+        { rule: 'self.n > 0', messageExpression: "'  n is ' + string(self.n) + '  '" },
+        { rule: 'self.n > 1', messageExpression: "''", message: 'n must exceed one' },
+      ],
+    });
+    assert.deepEqual(run(s, { spec: { n: 0 } }), [
+      'spec: Invalid value: "object": n is 0',
+      'spec: Invalid value: "object": n must exceed one',
+    ]);
+  });
+});

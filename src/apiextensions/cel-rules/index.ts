@@ -304,12 +304,18 @@ class Validator implements RuleValidator {
         try {
           const out = r.message.evaluate(vars, { costLimit: Math.min(PER_CALL_LIMIT, budget.remaining) });
           budget.remaining -= out.cost;
-          if (typeof out.value === 'string' && out.value.trim() !== '' && !/[\n\r]/.test(out.value) && out.value.length <= 5120) detail = out.value;
+          // kube trims the text; empty, multi-line or over-long texts fall back to the rule's message.
+          const text = typeof out.value === 'string' ? out.value.trim() : '';
+          if (text !== '' && !/[\n\r]/.test(text) && Buffer.byteLength(text) <= 5120) detail = text;
         } catch (e) {
           if (e instanceof CelCostLimitError) {
-            errs.push(field.invalid(at, type, `messageExpression evaluation failed due to: ${e.message}`));
+            const why = budget.remaining < PER_CALL_LIMIT
+              ? 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run'
+              : `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(r.rule.messageExpression ?? '')}`;
+            errs.push(field.invalid(at, type, why));
             throw new BudgetExhausted();
           }
+          // Other evaluation failures: the rule's message is used instead (kube logs them).
         }
       }
       errs.push(reasonError(at, type, detail, r.rule.reason));
