@@ -13,7 +13,9 @@ for (const cache of [false, true]) void describe(`corrupt objects (KEP-3926), wa
   void it('GET of an undecodable value is kube\'s corrupt-object storage error (500)', async () => {
     const w = await env.store.create('/registry/configmaps/default/bad-get', GARBAGE);
     assert.ok(w.succeeded);
-    const st = await statusOf(cms().get(sys('default'), 'bad-get', {}));
+    const plain = await statusOf(cms().get(sys('default'), 'bad-get', {}));
+    assert.deepEqual([plain.code, plain.message], [500, "couldn't get version/kind; json parse error: invalid character 'g' looking for beginning of value"]);
+    const st = await statusOf(cms().get(sys('default', { unsafeMalformedObjectDeletion: true }), 'bad-get', {}));
     assert.equal(st.code, 500);
     assert.equal(st.reason, undefined); // not an API status error: Go omits the empty reason
     assert.equal(st.message, `StorageError: corrupt object, Code: 7, Key: /registry/configmaps/default/bad-get, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${w.revision}: couldn't get version/kind; json parse error: invalid character 'g' looking for beginning of value`);
@@ -41,7 +43,7 @@ for (const cache of [false, true]) void describe(`corrupt objects (KEP-3926), wa
 
   void it('a normal DELETE of a corrupt object fails with the corrupt-object error', async () => {
     await env.store.create('/registry/configmaps/default/bad-del', GARBAGE);
-    const st = await statusOf(cms().delete(sys('default'), 'bad-del', {}));
+    const st = await statusOf(cms().delete(sys('default', { unsafeMalformedObjectDeletion: true }), 'bad-del', {}));
     assert.equal(st.code, 500);
     assert.match(st.message ?? '', /^StorageError: corrupt object, Code: 7, Key: \/registry\/configmaps\/default\/bad-del/);
   });

@@ -1,9 +1,9 @@
 /**
  * Corrupt objects (KEP-3926, feature gate AllowUnsafeMalformedObjectDeletion): values in storage that cannot be
  * decoded. As kube-apiserver reports them:
- *   - GET: 500 with the storage error text `StorageError: corrupt object, Code: 7, Key: <key>, ResourceVersion: 0,
- *     AdditionalErrorMsg: object not decodable revision=<rev>: <decode error>` (reason empty: it is not an API
- *     status error);
+ *   - GET (and a normal DELETE): 500 with the storage error text `StorageError: corrupt object, Code: 7, Key: <key>,
+ *     ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=<rev>: <decode error>` with the gate,
+ *     the bare decode error without it (reason empty either way: it is not an API status error);
  *   - LIST (gate on): 500 `StoreReadError` "failed to read one or more <resource> from the storage", one cause per
  *     corrupt key (field = key), at most 100 then a `TooMany` cause; gate off: the first decode error, 500;
  *   - DELETE with `ignoreStoreReadErrorWithClusterBreakingPotential` (gate on, checked by the handler together
@@ -36,9 +36,12 @@ export class CorruptObjectError extends Error {
     super(`StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${revision}: ${decodeError}`);
   }
 
-  /** The 500 kube answers for it (not an API status: reason is empty, the message is the storage error). */
-  toStatusError(): StatusError {
-    return new StatusError(500, '', this.message);
+  /**
+   * The 500 kube answers for it (not an API status: reason is empty). With the gate the storage layer wraps the
+   * decode error in its corrupt-object StorageError; without it the decoder's error goes out as it is.
+   */
+  toStatusError(gate: boolean): StatusError {
+    return new StatusError(500, '', gate ? this.message : this.decodeError);
   }
 }
 
@@ -67,7 +70,7 @@ export function decodeOrCorrupt(core: StoreCore, kv: KeyValue): KObject {
  * After a reader found nothing at `key`: is the key there in storage but undecodable? (Readers skip values they
  * cannot decode.) Throws the corrupt object's error; returns quietly when the key really is absent or readable.
  */
-export async function throwIfCorrupt(core: StoreCore, key: string): Promise<void> {
+export async function throwIfCorrupt(core: StoreCore, key: string, gate: boolean): Promise<void> {
   let kv: KeyValue | undefined;
   try {
     kv = await core.store.get(key);
@@ -78,7 +81,7 @@ export async function throwIfCorrupt(core: StoreCore, key: string): Promise<void
   try {
     decodeOrCorrupt(core, kv);
   } catch (e) {
-    if (e instanceof CorruptObjectError) throw e.toStatusError();
+    if (e instanceof CorruptObjectError) throw e.toStatusError(gate);
     throw e;
   }
 }

@@ -126,7 +126,7 @@ export async function deleteObject(core: StoreCore, ctx: OpContext, name: string
     try {
       existing = decodeOrCorrupt(core, kv);
     } catch (e) {
-      throw e instanceof CorruptObjectError ? e.toStatusError() : e;
+      throw e instanceof CorruptObjectError ? e.toStatusError(ctx.unsafeMalformedObjectDeletion === true) : e;
     }
     checkPreconditions(core, existing, params);
     const now = core.now();

@@ -26,7 +26,7 @@ export async function getObject(core: StoreCore, ctx: OpContext, name: string, p
     throw toStatusError(e, { op: 'get' });
   }
   if (!found) {
-    await throwIfCorrupt(core, core.key(ctx, name));
+    await throwIfCorrupt(core, core.key(ctx, name), ctx.unsafeMalformedObjectDeletion === true);
     throw errors.notFound(core.resource(name));
   }
   return core.view(found);
