@@ -10,6 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { encodeCborValue, decodeCborSequence } from '../../src/endpoints/negotiation/cbor.ts';
 import { decodeCbor, CborByteString } from '../../src/endpoints/negotiation/cbor-codec.ts';
+import { crdManifest, waitFor } from './crd-support.ts';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const SECRETS = '/api/v1/namespaces/default/secrets';
@@ -146,6 +147,25 @@ describe('CBOR with CBORServingAndStorage=true', () => {
     // Tables exist only as JSON and YAML.
     r = await srv.request('GET', CM, { headers: { Accept: 'application/cbor;as=Table;g=meta.k8s.io;v=v1' } });
     assert.equal(r.status, 406);
+  });
+
+  it('serves custom resources in CBOR too (no protobuf for them)', async () => {
+    const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const W = '/apis/stable.example.com/v1/namespaces/default/widgets';
+    let r = await srv.request('POST', CRDS, { body: crdManifest() });
+    assert.equal(r.status, 201, r.text);
+    await waitFor(async () => (await srv.request('GET', `${CRDS}/widgets.stable.example.com`)).json().status?.conditions?.some((c: any) => c.type === 'Established' && c.status === 'True'));
+    const body = encodeCborValue({ apiVersion: 'stable.example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { color: 'red', replicas: 2 } });
+    r = await srv.request('POST', W, { headers: { 'Content-Type': 'application/cbor', Accept: 'application/cbor' }, body });
+    assert.equal(r.status, 201, r.text);
+    const w = cborBody(r);
+    assert.deepEqual(w.spec, { color: 'red', replicas: 2 });
+    r = await srv.request('GET', `${W}/w1`, { headers: { Accept: 'application/vnd.kubernetes.protobuf, application/cbor' } });
+    assert.equal(r.headers['content-type'], 'application/cbor');
+    assert.equal(cborBody(r).kind, 'Widget');
+    r = await srv.request('PATCH', `${W}/w1?fieldManager=m&force=true`, { headers: { 'Content-Type': 'application/apply-patch+cbor' }, body: encodeCborValue({ apiVersion: 'stable.example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { color: 'blue' } }) });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json().spec.color, 'blue');
   });
 
   it('streams watches as a CBOR sequence of WatchEvents', async () => {
