@@ -27,7 +27,6 @@ import {
   type CrdNames,
 } from './crd.ts';
 import { buildCustomResourceDefs, type CrdServingState, type CustomResourceDef } from './resource-def.ts';
-import { loadEngines } from './schema-bridge.ts';
 
 /** What the controller needs from the catalog (src/api/catalog.ts `Catalog`). */
 export interface CrdCatalog {
@@ -94,7 +93,6 @@ export class CrdController {
   }
 
   async start(): Promise<void> {
-    await loadEngines();
     await this.informer.start();
     await this.queue.whenIdle();
   }

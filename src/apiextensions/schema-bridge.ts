@@ -41,15 +41,6 @@ export interface ConversionEngine {
 const engine: SchemaEngine = { validateCrdSchemas, buildCustomResourceVersion };
 const conversion: ConversionEngine = { createCrdConverter };
 
-/** Kept for callers that awaited the engines when they were loaded lazily; they are static imports now. */
-export function loadEngines(): Promise<void> {
-  return Promise.resolve();
-}
-
-export function schemaEngineLoaded(): boolean {
-  return true;
-}
-
 export function crdSchemaErrors(crd: KObject, old: KObject | undefined): FieldError[] {
   return engine.validateCrdSchemas(crd, old);
 }
