@@ -103,9 +103,12 @@ export function evalError(err: unknown): CelEvalError {
   if (typeof e?.message !== 'string') return new CelEvalError(String(err));
   const summary = e.summary ?? e.message.split('\n')[0] ?? e.message;
   let m: RegExpExecArray | null;
-  if ((m = /^No such key: index out of bounds, index (-?\d+)/.exec(summary))) return new CelEvalError(`index out of bounds: ${m[1]}`);
+  if ((m = /^No such key: index out of bounds, index (-?\d+) (?:>= size (\d+))?/.exec(summary))) {
+    return new CelEvalError(m[2] === undefined ? `index '${m[1]}' out of range` : `index '${m[1]}' out of range in list size '${m[2]}'`);
+  }
   if ((m = /^No such key: (.*)$/.exec(summary))) return new CelEvalError(`no such key: ${m[1]}`);
   if ((m = /^no such overload: (.*)$/.exec(summary))) return new CelEvalError(`no such overload`);
-  if (/overflow/i.test(summary)) return new CelEvalError('return error overflow');
+  if (/overflow/i.test(summary)) return new CelEvalError(/unsigned|uint/i.test(summary) ? 'unsigned integer overflow' : 'integer overflow');
+  if (/^modulo by zero/.test(summary)) return new CelEvalError('modulus by zero');
   return new CelEvalError(summary.charAt(0).toLowerCase() + summary.slice(1));
 }

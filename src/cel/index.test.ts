@@ -51,7 +51,9 @@ describe('compileCel', () => {
   it('reports runtime errors as CelEvalError with cel-go wording', () => {
     assert.throws(() => run('1 / x', { x: 0 }, { x: 'int' }), (e: Error) => e instanceof CelEvalError && e.message === 'division by zero');
     assert.throws(() => run('m.b', { m: { a: 1 } }, { m: { map: 'int' } }), (e: Error) => e instanceof CelEvalError && e.message === 'no such key: b');
-    assert.throws(() => run('l[3]', { l: [1] }, { l: { list: 'int' } }), /index out of bounds: 3/);
+    assert.throws(() => run('l[3]', { l: [1] }, { l: { list: 'int' } }), (e: Error) => e.message === "index '3' out of range in list size '1'");
+    assert.throws(() => run('x + 1', { x: 9223372036854775807n }, { x: 'int' }), (e: Error) => e.message === 'integer overflow');
+    assert.throws(() => run('1 % x', { x: 0 }, { x: 'int' }), (e: Error) => e.message === 'modulus by zero');
   });
 
   it('charges runtime cost and stops past the limit', () => {
