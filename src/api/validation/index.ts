@@ -32,6 +32,16 @@ import { validatePodDisruptionBudget } from './policy.ts';
 import { validateHorizontalPodAutoscaler } from './autoscaling.ts';
 import { validatePriorityClass, validatePriorityClassUpdate } from './scheduling.ts';
 import { validateStorageClass, validateStorageClassUpdate } from './storage.ts';
+import { validateNode, validateNodeUpdate } from './core-node.ts';
+import { validatePersistentVolume, validatePersistentVolumeUpdate } from './core-pv.ts';
+import { validateEndpoints } from './core-endpoints.ts';
+import { validateEndpointSlice, validateEndpointSliceUpdate } from './discovery.ts';
+import { validateLimitRange, validateResourceQuota } from './core-quota.ts';
+import {
+  validateMutatingWebhookConfiguration, validateMutatingWebhookConfigurationUpdate, validateValidatingWebhookConfiguration,
+  validateValidatingWebhookConfigurationUpdate,
+} from './admissionregistration.ts';
+import { validateCertificateSigningRequest, validateCertificateSigningRequestStatus } from './certificates.ts';
 import type { J } from './util.ts';
 
 export interface UpdateContext {
@@ -73,6 +83,13 @@ const REGISTRY: Record<string, KindValidators> = {
   '/Namespace': kind(validateNamespace, () => [], { finalize: validateNamespaceFinalize }),
   '/ReplicationController': kind(validateReplicationController),
   '/Event': kind(validateCoreEvent),
+  // The node status strategy runs ValidateNodeUpdate too.
+  '/Node': kind(validateNode, validateNodeUpdate, { status: validateNodeUpdate }),
+  '/PersistentVolume': kind(validatePersistentVolume, validatePersistentVolumeUpdate),
+  '/Endpoints': kind(validateEndpoints),
+  '/ResourceQuota': kind(validateResourceQuota, undefined, { status: validateResourceQuota }),
+  '/LimitRange': kind(validateLimitRange),
+  'discovery.k8s.io/EndpointSlice': kind(validateEndpointSlice, validateEndpointSliceUpdate),
   '/PersistentVolumeClaim': kind(validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate),
   'apps/Deployment': withSelector(validateDeployment),
   'apps/ReplicaSet': withSelector(validateReplicaSet),
@@ -93,6 +110,11 @@ const REGISTRY: Record<string, KindValidators> = {
   'policy/PodDisruptionBudget': kind(validatePodDisruptionBudget),
   'autoscaling/HorizontalPodAutoscaler': kind(validateHorizontalPodAutoscaler),
   'scheduling.k8s.io/PriorityClass': kind(validatePriorityClass, validatePriorityClassUpdate),
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': kind(validateValidatingWebhookConfiguration, validateValidatingWebhookConfigurationUpdate),
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration': kind(validateMutatingWebhookConfiguration, validateMutatingWebhookConfigurationUpdate),
+  'certificates.k8s.io/CertificateSigningRequest': kind(validateCertificateSigningRequest, undefined, {
+    status: validateCertificateSigningRequestStatus, approval: validateCertificateSigningRequestStatus,
+  }),
   'storage.k8s.io/StorageClass': kind(validateStorageClass, (o, old) => [...validateStorageClass(o), ...validateStorageClassUpdate(o, old)]),
 };
 

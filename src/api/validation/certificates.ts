@@ -1,0 +1,128 @@
+/**
+ * certificates.k8s.io/v1 CertificateSigningRequest (pkg/apis/certificates/validation/validation.go:
+ * validateCertificateSigningRequest with v1's create options, validateCSR; pkg/apis/core/validation
+ * ValidateSignerName). The request must be a PEM "CERTIFICATE REQUEST" whose self-signature verifies.
+ * Status conditions (approval) are checked on the /approval and /status writes: types required, Approved and
+ * Denied exclusive, no duplicate types.
+ */
+import { verify } from 'node:crypto';
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
+import { FieldError, field } from '../../endpoints/status.ts';
+import { isDNS1123Label, isDNS1123Subdomain } from './names.ts';
+import { RenderedFieldError, type J, arr, isSet, obj, str } from './util.ts';
+
+const USAGES = ['any', 'cert sign', 'client auth', 'code signing', 'content commitment', 'crl sign', 'data encipherment', 'decipher only',
+  'digital signature', 'email protection', 'encipher only', 'ipsec end system', 'ipsec tunnel', 'ipsec user', 'key agreement',
+  'key encipherment', 'microsoft sgc', 'netscape sgc', 'ocsp signing', 's/mime', 'server auth', 'signing', 'timestamping'];
+const LEGACY_SIGNER = 'kubernetes.io/legacy-unknown';
+
+/** `%#v` of a []byte: `[]byte{0x2d, 0xa}` (kube passes the raw request as the bad value). */
+export function goBytes(b: Uint8Array): string {
+  return `[]byte{${[...b].map((x) => `0x${x.toString(16)}`).join(', ')}}`;
+}
+
+/** The bytes of the first element inside a DER SEQUENCE (the signed part of a CSR). */
+function firstElement(der: Uint8Array): Uint8Array {
+  const len = (at: number): [number, number] => {
+    const b = der[at]!;
+    if (b < 0x80) return [b, at + 1];
+    let n = 0;
+    for (let i = 1; i <= (b & 0x7f); i++) n = (n << 8) | der[at + i]!;
+    return [n, at + 1 + (b & 0x7f)];
+  };
+  const [, inner] = len(1);
+  const [size, body] = len(inner + 1);
+  return der.subarray(inner, body + size);
+}
+
+/** certificates.ParseCSR + CheckSignature: the error text, or undefined when the request is good. */
+export function checkCSR(pemBytes: Uint8Array): string | undefined {
+  const text = Buffer.from(pemBytes).toString('latin1');
+  const m = /-----BEGIN ([^-]+)-----([\s\S]*?)-----END \1-----/.exec(text);
+  if (!m || m[1] !== 'CERTIFICATE REQUEST') return 'PEM block type must be CERTIFICATE REQUEST';
+  let req: x509.Pkcs10CertificateRequest;
+  const der = Buffer.from(m[2]!.replace(/\s+/g, ''), 'base64');
+  try {
+    req = new x509.Pkcs10CertificateRequest(der);
+  } catch {
+    return 'asn1: structure error: tags don\'t match';
+  }
+  const alg = req.signatureAlgorithm as unknown as { name?: string; hash?: { name?: string } };
+  if (alg.name === 'RSA-PSS') return undefined; // node's verify needs the PSS parameters; trust the parse
+  const hash = alg.hash?.name ? alg.hash.name.replace('-', '').toLowerCase() : null;
+  try {
+    const ok = verify(hash, firstElement(der), { key: Buffer.from(req.publicKey.rawData), format: 'der', type: 'spki' }, Buffer.from(req.signature));
+    return ok ? undefined : 'x509: ECDSA verification failure';
+  } catch {
+    return 'x509: cannot verify signature: algorithm unimplemented';
+  }
+}
+
+/** ValidateSignerName */
+export function validateSignerName(signer: string, path: string): FieldError[] {
+  if (!signer) return [field.required(path)];
+  const segs = signer.split('/');
+  if (segs.length !== 2) return [field.invalid(path, signer, "must be a fully qualified domain and path of the form 'example.com/signer-name'")];
+  const [domain = '', rest = ''] = segs;
+  const errs: FieldError[] = [];
+  if (domain.length > 253) errs.push(field.tooLong(path, '', 253));
+  const labels = domain.split('.');
+  for (const lbl of labels) {
+    const m = isDNS1123Label(lbl);
+    if (m.length) { for (const x of m) errs.push(field.invalid(path, domain, `validating label ${JSON.stringify(lbl)}: ${x}`)); break; }
+  }
+  if (labels.length < 2) errs.push(field.invalid(path, domain, 'should be a domain with at least two segments separated by dots'));
+  for (const lbl of rest.split('.')) {
+    const m = isDNS1123Subdomain(lbl);
+    if (m.length) { for (const x of m) errs.push(field.invalid(path, rest, `validating label ${JSON.stringify(lbl)}: ${x}`)); break; }
+  }
+  if (signer.length > 253 + 253 + 63 + 1 + 1) errs.push(field.tooLong(path, '', 571));
+  return errs;
+}
+
+function decodeRequest(v: unknown): Uint8Array {
+  return typeof v === 'string' ? Buffer.from(v, 'base64') : new Uint8Array();
+}
+
+function validateConditions(csr: J): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  arr(obj(csr['status'])['conditions']).forEach((raw, i) => {
+    const type = str(obj(raw)['type']);
+    const p = `status.conditions[${i}].type`;
+    if (!type) errs.push(field.required(p));
+    else if (seen.has(type)) errs.push(field.duplicate(p, type));
+    seen.add(type);
+  });
+  if (seen.has('Approved') && seen.has('Denied')) errs.push(field.invalid('status.conditions', '', 'Approved and Denied conditions are mutually exclusive'));
+  return errs;
+}
+
+export function validateCertificateSigningRequest(csr: J): FieldError[] {
+  const spec = obj(csr['spec']);
+  const errs: FieldError[] = [];
+  const request = decodeRequest(spec['request']);
+  const bad = checkCSR(request);
+  if (bad) errs.push(new RenderedFieldError('FieldValueInvalid', 'spec.request', goBytes(request), bad));
+  const usages = arr(spec['usages']).map(str);
+  if (usages.length === 0) errs.push(field.required('spec.usages', 'usages must be provided'));
+  usages.forEach((u, i) => { if (!USAGES.includes(u)) errs.push(field.notSupported(`spec.usages[${i}]`, u, USAGES)); });
+  const seen = new Set<string>();
+  usages.forEach((u, i) => {
+    if (seen.has(u)) errs.push(field.duplicate(`spec.usages[${i}]`, u));
+    seen.add(u);
+  });
+  const signer = str(spec['signerName']);
+  if (signer === LEGACY_SIGNER) errs.push(field.invalid('spec.signerName', signer, 'the legacy signerName is not allowed via this API version'));
+  else errs.push(...validateSignerName(signer, 'spec.signerName'));
+  const exp = spec['expirationSeconds'];
+  if (isSet(exp) && typeof exp === 'number' && exp < 600) errs.push(field.invalid('spec.expirationSeconds', exp, 'may not specify a duration less than 600 seconds (10 minutes)'));
+  errs.push(...validateConditions(csr));
+  return errs;
+}
+
+/** Writes to /status and /approval: the conditions (the spec of such a write is the stored one). */
+export function validateCertificateSigningRequestStatus(csr: J): FieldError[] {
+  return validateConditions(csr);
+}
