@@ -16,6 +16,8 @@ export interface AuthRequest {
   /** The TLS socket of the connection (HTTP/1.1 socket or the HTTP/2 session's socket). */
   readonly tlsSocket?: TLSSocket;
   readonly path: string;
+  /** Every header line as received (Node's `rawHeaders`: name, value, name, value, …): repeated headers stay apart. */
+  readonly rawHeaders?: readonly string[];
 }
 
 export interface Authenticator {

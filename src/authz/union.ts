@@ -1,7 +1,7 @@
 /**
  * Members are asked in order; the first `allow` or `deny` decides. When every member has no opinion the
- * result is no-opinion with the members' reasons joined by newlines (kube's union authorizer), which the
- * authorization filter turns into 403 — default deny.
+ * result is no-opinion with the members' reasons joined by newlines and their evaluation errors (kube's union
+ * authorizer), which the authorization filter turns into 403 — default deny — or 500 when a member failed.
  */
 import type { UserInfo } from '../api/types.ts';
 import type { Attributes, Authorizer, Decision, NonResourceRule, ResourceRule, RulesResult } from './types.ts';
@@ -11,12 +11,16 @@ export function unionAuthorizer(members: readonly Authorizer[]): Authorizer {
     name: members.map((m) => m.name).join(','),
     async authorize(attrs: Attributes): Promise<Decision> {
       const reasons: string[] = [];
+      const errs: string[] = [];
       for (const m of members) {
         const d = await m.authorize(attrs);
         if (d.kind !== 'no-opinion') return d;
         if (d.reason) reasons.push(d.reason);
+        if (d.error) errs.push(d.error);
       }
-      return reasons.length ? { kind: 'no-opinion', reason: reasons.join('\n') } : { kind: 'no-opinion' };
+      // kube's union keeps evaluation errors: when nothing allowed, a failed member turns the 403 into a 500.
+      const error = errs.length > 1 ? `[${errs.join(', ')}]` : errs[0];
+      return { kind: 'no-opinion', ...(reasons.length ? { reason: reasons.join('\n') } : {}), ...(error ? { error } : {}) };
     },
     rulesFor: (user, namespace) => unionRules(members, user, namespace),
   };

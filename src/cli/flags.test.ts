@@ -4,17 +4,30 @@ import { parseCommandLine, usage, FLAG_DEFS } from './flags.ts';
 import { FlagError } from './pflag.ts';
 import { main } from './main.ts';
 
-void test('defaults: 6443 on 127.0.0.1, sqlite in ./keelson-data, AlwaysAllow', () => {
+void test('defaults: 6443 on 127.0.0.1, sqlite in ./keelson-data, Node,RBAC with anonymous on', () => {
   const c = parseCommandLine([]);
   assert.equal(c.options.port, 6443);
   assert.equal(c.options.bindAddress, '127.0.0.1');
   assert.equal(c.options.dataDir, './keelson-data');
   assert.equal(c.options.storage, 'sqlite');
-  assert.deepEqual(c.options.authorizationMode, ['AlwaysAllow']);
+  assert.deepEqual(c.options.authorizationMode, ['Node', 'RBAC']);
   assert.equal(c.options.anonymousAuth, true);
+  assert.equal(c.options.anonymousAuthFlagSet, false);
   assert.equal(c.options.writeKubeconfig, undefined);
+  assert.deepEqual(c.notices, []);
   // kube-apiserver's warning when anonymous meets AlwaysAllow
-  assert.match(c.notices[0]!, /AnonymousAuth is not allowed with the AlwaysAllow authorizer/);
+  assert.match(parseCommandLine(['--authorization-mode=AlwaysAllow']).notices[0]!, /AnonymousAuth is not allowed with the AlwaysAllow authorizer/);
+});
+
+void test('authorization flags combine as kube-apiserver allows', () => {
+  assert.throws(() => parseCommandLine(['--authorization-config=/a.yaml', '--authorization-mode=RBAC']), /--authorization-config can not be specified when --authorization-mode or --authorization-webhook-\* flags are defined/);
+  assert.deepEqual(parseCommandLine(['--authorization-config=/a.yaml']).options.authorizationMode, []);
+  assert.throws(() => parseCommandLine(['--authorization-mode=ABAC']), /authorization-mode ABAC's authorization policy file not passed/);
+  assert.throws(() => parseCommandLine(['--authorization-mode=Webhook']), /authorization-mode Webhook's authorization config file not passed/);
+  assert.throws(() => parseCommandLine(['--authorization-policy-file=/p.jsonl']), /cannot specify --authorization-policy-file without mode ABAC/);
+  assert.throws(() => parseCommandLine(['--authorization-webhook-config-file=/w.yaml']), /cannot specify --authorization-webhook-config-file without mode Webhook/);
+  assert.equal(parseCommandLine(['--anonymous-auth=false']).options.anonymousAuthFlagSet, true);
+  assert.equal(parseCommandLine(['--oidc-client-id=x']).options.oidc?.issuerUrl, '');
 });
 
 void test('the README invocation maps onto options', () => {

@@ -9,6 +9,7 @@ import { formatDuration } from './duration.ts';
 import type { SecurityOptions, ServerOptions, StorageKind } from '../server/options.ts';
 import { knownAuthorizationModes } from '../authz/modes.ts';
 import '../authz/register-all.ts';
+import { AUTHORIZATION_CONFIG_EXCLUSIVE } from '../authz/config/index.ts';
 import { KUBE_VERSION } from '../endpoints/version.ts';
 import { FeatureGates } from '../features/gates.ts';
 
@@ -112,7 +113,7 @@ export const FLAG_DEFS: readonly FlagDef[] = [
   d('authentication-token-webhook-cache-ttl', 'The duration to cache responses from the webhook token authenticator.', 120_000),
   s('authentication-token-webhook-version', 'The API version of the authentication.k8s.io TokenReview to send to and expect from the webhook.', 'v1beta1'),
   // Authorization
-  l('authorization-mode', 'Ordered list of plug-ins to do authorization on secure port.', ['AlwaysAllow']),
+  l('authorization-mode', 'Ordered list of plug-ins to do authorization on secure port.', ['Node', 'RBAC']),
   s('authorization-config', 'File with Authorization Configuration to configure the authorizer chain.'),
   s('authorization-policy-file', 'File with authorization policy in json line by line format, used with --authorization-mode=ABAC.'),
   s('authorization-webhook-config-file', 'File with webhook configuration in kubeconfig format, used with --authorization-mode=Webhook.'),
@@ -199,7 +200,16 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
   const etcdServers = list('etcd-servers').filter((x) => x !== '');
   const storage = (storageFlag || (etcdServers.length ? 'etcd' : 'sqlite')) as StorageKind;
 
-  const modes = list('authorization-mode');
+  // kube-apiserver's authorization options: the configuration file excludes the mode flags, and each mode's
+  // file comes with its mode.
+  const authzConfig = str('authorization-config');
+  const authzFlags = ['authorization-mode', 'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl'];
+  if (authzConfig && authzFlags.some((n) => p.changed.has(n))) throw new FlagError(AUTHORIZATION_CONFIG_EXCLUSIVE);
+  const modes = authzConfig ? [] : list('authorization-mode');
+  if (modes.includes('ABAC') && !str('authorization-policy-file')) throw new FlagError("authorization-mode ABAC's authorization policy file not passed");
+  if (modes.includes('Webhook') && !str('authorization-webhook-config-file')) throw new FlagError("authorization-mode Webhook's authorization config file not passed");
+  if (str('authorization-policy-file') && !modes.includes('ABAC')) throw new FlagError('cannot specify --authorization-policy-file without mode ABAC');
+  if (str('authorization-webhook-config-file') && !modes.includes('Webhook')) throw new FlagError('cannot specify --authorization-webhook-config-file without mode Webhook');
   const known = knownAuthorizationModes();
   for (const m of modes) {
     if (!['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'].includes(m)) {
@@ -244,6 +254,7 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     clientCaFile: opt('client-ca-file'),
     tokenAuthFile: opt('token-auth-file'),
     anonymousAuth,
+    anonymousAuthFlagSet: p.changed.has('anonymous-auth'),
     authorizationMode: modes,
     runtimeConfig: v.get('runtime-config') as Record<string, string>,
     featureGates: v.get('feature-gates') as Record<string, boolean>,
@@ -260,14 +271,16 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     garbageCollector: v.get('enable-garbage-collector') as boolean,
     serviceClusterIPRange: opt('service-cluster-ip-range'),
     serviceNodePortRange: opt('service-node-port-range'),
-    ...securityFlags(v),
+    ...securityFlags(v, p.changed),
     rawFlags: v,
   };
   return { help: false, version: v.get('version') === true, options, notices };
 }
 
 /** The authentication and authorization flags, grouped as SecurityOptions (unset groups stay undefined). */
-function securityFlags(v: ReadonlyMap<string, FlagValue>): SecurityOptions {
+const OIDC_FLAGS = ['oidc-issuer-url', 'oidc-client-id', 'oidc-ca-file', 'oidc-username-claim', 'oidc-username-prefix', 'oidc-groups-claim', 'oidc-groups-prefix', 'oidc-required-claim', 'oidc-signing-algs'];
+
+function securityFlags(v: ReadonlyMap<string, FlagValue>, changed: ReadonlySet<string>): SecurityOptions {
   const str = (n: string): string => (v.get(n) as string | undefined) ?? '';
   const opt = (n: string): string | undefined => str(n) || undefined;
   const list = (n: string): string[] => ((v.get(n) as string[] | undefined) ?? []).filter((x) => x !== '');
@@ -290,8 +303,9 @@ function securityFlags(v: ReadonlyMap<string, FlagValue>): SecurityOptions {
       jwksUri: opt('service-account-jwks-uri'),
     },
     apiAudiences: list('api-audiences').length ? list('api-audiences') : undefined,
-    oidc: oidcIssuer ? {
-      issuerUrl: oidcIssuer,
+    // Any --oidc-* flag makes the group present, so a client id without an issuer URL is refused by name.
+    oidc: oidcIssuer || OIDC_FLAGS.some((n) => changed.has(n)) ? {
+      issuerUrl: oidcIssuer ?? '',
       clientId: str('oidc-client-id'),
       caFile: opt('oidc-ca-file'),
       usernameClaim: str('oidc-username-claim'),

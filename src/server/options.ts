@@ -117,7 +117,12 @@ export interface ServerOptions extends SecurityOptions {
   tokenAuthFile?: string;
   /** `--anonymous-auth`, default true; turned off when AlwaysAllow is among the modes, as kube-apiserver does. */
   anonymousAuth?: boolean;
-  /** `--authorization-mode`, in order. Default `AlwaysAllow` until RBAC lands. */
+  /** `--anonymous-auth` was given explicitly (it may not be combined with the configuration file's `anonymous`). */
+  anonymousAuthFlagSet?: boolean;
+  /**
+   * `--authorization-mode`, in order. Default `Node,RBAC` (the admin kubeconfig's user is in system:masters, which
+   * bypasses both); empty when `authorizationConfigFile` is given.
+   */
   authorizationMode?: string[];
   /** `--runtime-config` (`api/all=true`, `batch/v2alpha1=true`, ...). */
   runtimeConfig?: Record<string, string>;
@@ -180,6 +185,7 @@ export interface ResolvedOptions extends SecurityOptions {
   clientCaFile?: string;
   tokenAuthFile?: string;
   anonymousAuth: boolean;
+  anonymousAuthFlagSet: boolean;
   authorizationMode: string[];
   runtimeConfig: Record<string, string>;
   featureGates: Record<string, boolean>;
@@ -200,6 +206,9 @@ export interface ResolvedOptions extends SecurityOptions {
   serviceNodePortRange: string;
   log: (line: string) => void;
 }
+
+/** kube-apiserver's own default is AlwaysAllow; clusters (kubeadm, kind, k3s) and Keelson run Node,RBAC. */
+export const DEFAULT_AUTHORIZATION_MODES: readonly string[] = ['Node', 'RBAC'];
 
 export class OptionsError extends Error {
   override name = 'OptionsError';
@@ -222,7 +231,10 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
   if (o.writeKubeconfig === false) kubeconfigPath = undefined;
   else if (o.writeKubeconfig) kubeconfigPath = path.resolve(o.writeKubeconfig);
   else if (dataDir) kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
-  const authorizationMode = o.authorizationMode?.length ? o.authorizationMode : ['AlwaysAllow'];
+  if (o.authorizationConfigFile && o.authorizationMode?.length) {
+    throw new OptionsError('--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined');
+  }
+  const authorizationMode = o.authorizationConfigFile ? [] : o.authorizationMode?.length ? o.authorizationMode : [...DEFAULT_AUTHORIZATION_MODES];
   // kube-apiserver: "AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false."
   let anonymousAuth = o.anonymousAuth ?? true;
   if (anonymousAuth && authorizationMode.includes('AlwaysAllow')) anonymousAuth = false;
@@ -251,6 +263,7 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     clientCaFile: o.clientCaFile,
     tokenAuthFile: o.tokenAuthFile,
     anonymousAuth,
+    anonymousAuthFlagSet: o.anonymousAuthFlagSet ?? false,
     authorizationMode,
     runtimeConfig: o.runtimeConfig ?? {},
     featureGates: o.featureGates ?? {},

@@ -65,7 +65,7 @@ const fakeApi: Endpoint = async (ctx) => {
 
 async function start(o: ServerOptions = {}, started = true): Promise<ApiServer> {
   const s = await createApiServer({
-    options: resolveOptions({ tokenAuthFile: tokenFile, ...o }),
+    options: resolveOptions({ tokenAuthFile: tokenFile, authorizationMode: ['AlwaysAllow'], ...o }),
     pki,
     endpoints: [fakeApi],
     pingStore: async () => {},
@@ -151,7 +151,7 @@ void test('client certificates: foreign CA → 401; --client-ca-file CA → its 
   const s1 = await start();
   assert.equal((await h2get(s1, '/api/v1/pods', { cert: c.certPem, key: c.keyPem })).status, 401);
   const pki2 = await ensurePki({ bindAddress: '127.0.0.1', clientCaFile: caFile });
-  const s2 = await createApiServer({ options: resolveOptions({}), pki: pki2, endpoints: [fakeApi], pingStore: async () => {} });
+  const s2 = await createApiServer({ options: resolveOptions({ authorizationMode: ['AlwaysAllow'] }), pki: pki2, endpoints: [fakeApi], pingStore: async () => {} });
   servers.push(s2);
   const r = await h1(s2, 'GET', '/api/v1/pods', { cert: c.certPem, key: c.keyPem });
   assert.equal(r.status, 200);

@@ -14,6 +14,7 @@ import { listen, type Listener } from './listener.ts';
 import { MAX_REQUEST_BODY_BYTES } from './body.ts';
 import { serverUrl } from './kubeconfig.ts';
 import { buildAuthenticator } from '../authn/index.ts';
+import { requestHeaderCaPems } from '../authn/request-header.ts';
 import type { Authenticator, TokenAuthenticator } from '../authn/types.ts';
 import { buildAuthorizer, type AuthorizerDeps } from '../authz/modes.ts';
 import type { Authorizer } from '../authz/types.ts';
@@ -87,7 +88,8 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
   });
   const listener = await listen({
     host: o.bindAddress, port: o.port, certPem: c.pki.servingCertPem, keyPem: c.pki.servingKeyPem,
-    clientCaPems: c.pki.clientCaPems, handler, log: o.log, minTlsVersion: o.tlsMinVersion, maxStreamsPerConnection: o.http2MaxStreamsPerConnection,
+    // The TLS layer also asks for proxy certificates signed by the request-header CA (never trusted as users).
+    clientCaPems: [...c.pki.clientCaPems, ...await requestHeaderCaPems(o)], handler, log: o.log, minTlsVersion: o.tlsMinVersion, maxStreamsPerConnection: o.http2MaxStreamsPerConnection,
   });
   let shutdownPromise: Promise<void> | undefined;
   return {

@@ -27,7 +27,7 @@ before(async () => {
   allowKc = path.join(dir, 'allow', 'kc');
   denyKc = path.join(dir, 'deny', 'kc');
   const [a, d] = await Promise.all([
-    startKeelson({ dataDir: path.join(dir, 'allow', 'data'), kubeconfig: allowKc }),
+    startKeelson({ dataDir: path.join(dir, 'allow', 'data'), kubeconfig: allowKc, extraArgs: ['--authorization-mode=AlwaysAllow'] }),
     startKeelson({ dataDir: path.join(dir, 'deny', 'data'), kubeconfig: denyKc, extraArgs: ['--authorization-mode=AlwaysDeny'] }),
   ]);
   servers.push(a, d);

@@ -10,7 +10,7 @@ import { assertMatchesReference, assertStatus } from './helpers.ts';
 let allow: TestServer;
 let deny: TestServer;
 before(async () => {
-  allow = await startTestServer();
+  allow = await startTestServer({ authorizationMode: ['AlwaysAllow'] });
   deny = await startTestServer({ authorizationMode: ['AlwaysDeny'], anonymousAuth: true });
 });
 after(async () => {

@@ -78,7 +78,7 @@ void test('eviction without a budget deletes the pod; a budget with no disruptio
   assert.deepEqual(early.details.causes, [{ reason: 'DisruptionBudget', message: 'The disruption budget guard is still being processed by the server.' }]);
   // What the disruption controller would write: processed, nothing allowed.
   const st = await srv.request('PUT', '/apis/policy/v1/namespaces/default/poddisruptionbudgets/guard/status', {
-    body: { ...pdb.json(), status: { observedGeneration: 1, disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 } },
+    body: { ...(pdb.json() as Record<string, unknown>), status: { observedGeneration: 1, disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 } },
   });
   assert.equal(st.status, 200, st.text);
   const refused = assertStatus(await evict('e2'), 429, 'TooManyRequests');

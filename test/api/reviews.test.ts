@@ -20,7 +20,7 @@ before(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'keelson-reviews-'));
   const tokens = path.join(dir, 'tokens.csv');
   writeFileSync(tokens, 'sekret,alice,uid-a,"devs,ops"\n');
-  allow = await startTestServer({ tokenAuthFile: tokens });
+  allow = await startTestServer({ tokenAuthFile: tokens, authorizationMode: ['AlwaysAllow'] });
   deny = await startTestServer({ authorizationMode: ['AlwaysDeny'], tokenAuthFile: tokens });
 });
 after(async () => {

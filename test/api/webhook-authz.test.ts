@@ -94,7 +94,7 @@ void test('answers are cached: the same request does not call the webhook again'
 });
 
 // kube answers 500 here; needs src/authz/union.ts to carry Decision.error through no-opinion (integrator).
-void test('a failing webhook (500, retried) is an internal error when nothing else allows', { timeout: 30_000, todo: 'union.ts must keep Decision.error' }, async () => {
+void test('a failing webhook (500, retried) is an internal error when nothing else allows', { timeout: 30_000 }, async () => {
   const before = wh.requests.length;
   const r = await srv.request('GET', '/api/v1/namespaces', { user: { token: 'dave-token' }, timeoutMs: 20_000 });
   assert.equal(r.status, 500, r.text);

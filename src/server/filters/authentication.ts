@@ -26,6 +26,7 @@ export function authRequestOf(req: Req, path: string): AuthRequest {
     },
     tlsSocket: tlsSocketOf(req),
     path,
+    rawHeaders: req.rawHeaders,
   };
 }
 
