@@ -6,6 +6,7 @@
  *   AllowUnsafeMalformedObjectDeletion → ctx.unsafeMalformedObjectDeletion = true (deleting corrupt objects).
  * With every gate at its default the endpoints are returned unwrapped.
  */
+import type { Authorizer } from '../authz/types.ts';
 import type { Endpoint, RequestContext } from '../server/context.ts';
 import type { FeatureGateReader } from './gates.ts';
 
@@ -23,19 +24,27 @@ export function servingSwitches(gates: FeatureGateReader): ServingSwitches {
   };
 }
 
+export interface ServingDeps {
+  /** The request chain's authorizer (created after the endpoints): for the unsafe-delete verb check. */
+  readonly authorizer?: () => Authorizer;
+}
+
 /** Sets the switches that differ from the defaults on a request context. */
-export function applyServingSwitches(ctx: RequestContext, s: ServingSwitches): void {
+export function applyServingSwitches(ctx: RequestContext, s: ServingSwitches, deps: ServingDeps = {}): void {
   if (!s.responseCompression) ctx.responseCompression = false;
   if (s.cborServing) ctx.cborServing = true;
-  if (s.unsafeMalformedObjectDeletion) ctx.unsafeMalformedObjectDeletion = true;
+  if (s.unsafeMalformedObjectDeletion) {
+    ctx.unsafeMalformedObjectDeletion = true;
+    if (deps.authorizer) ctx.unsafeDeleteAuthorizer = deps.authorizer();
+  }
 }
 
 /** The endpoints, wrapped to set the gates' switches on every request when any differs from its default. */
-export function withServingGates(gates: FeatureGateReader, endpoints: readonly Endpoint[]): Endpoint[] {
+export function withServingGates(gates: FeatureGateReader, endpoints: readonly Endpoint[], deps: ServingDeps = {}): Endpoint[] {
   const s = servingSwitches(gates);
   if (s.responseCompression && !s.cborServing && !s.unsafeMalformedObjectDeletion) return [...endpoints];
   return endpoints.map((e): Endpoint => async (ctx) => {
-    applyServingSwitches(ctx, s);
+    applyServingSwitches(ctx, s, deps);
     return e(ctx);
   });
 }

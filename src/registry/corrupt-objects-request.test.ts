@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Attributes, Authorizer } from '../authz/types.ts';
 import type { RequestContext } from '../server/context.ts';
-import { authorizeUnsafeDelete, unsafeDeleteCollectionRefused, unsafeDeleteRequested } from './corrupt-objects-request.ts';
+import { authorizeUnsafeDelete, unsafeDeleteCollectionRefused, unsafeDeleteRequested, withUnsafeDelete } from './corrupt-objects-request.ts';
 
 function ctxFor(query: string, gate: boolean): RequestContext {
   const url = new URL(`https://x/api/v1/namespaces/default/configmaps/c${query}`);
@@ -42,6 +42,17 @@ void describe('unsafe delete requests', () => {
       return true;
     });
     await assert.rejects(check(ctxFor('', true), denyAll, 'status'), { message: 'configmaps "c" is forbidden: ignoreStoreReadErrorWithClusterBreakingPotential delete option is not allowed on a subresource or non-resource request' });
+  });
+
+  void it('withUnsafeDelete adds the option only when asked, gated and allowed', async () => {
+    const target = { group: '', version: 'v1', resource: 'configmaps', subresource: '', namespace: 'default', name: 'c' };
+    const asked = '?ignoreStoreReadErrorWithClusterBreakingPotential=true';
+    assert.deepEqual(await withUnsafeDelete(ctxFor(asked, false), target, undefined, { gracePeriodSeconds: 1 }), { gracePeriodSeconds: 1 });
+    await assert.rejects(withUnsafeDelete(ctxFor(asked, true), target, undefined, {}),
+      { message: 'Internal error occurred: no authorizer provided, unable to authorize unsafe delete' });
+    const ctx = ctxFor(asked, true);
+    ctx.unsafeDeleteAuthorizer = { name: 'a', authorize: () => ({ kind: 'allow' }) };
+    assert.deepEqual(await withUnsafeDelete(ctx, target, undefined, {}), { ignoreStoreReadErrorWithClusterBreakingPotential: true });
   });
 
   void it('deletecollection refuses the option', () => {

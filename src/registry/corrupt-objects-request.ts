@@ -3,10 +3,10 @@
  * DELETE and DELETECOLLECTION handlers to call:
  *
  * ```ts
- * const unsafe = unsafeDeleteRequested(ctx, bodyOptions);            // false when the gate is off (kube drops it)
- * if (unsafe) await authorizeUnsafeDelete({ ctx, authorizer, ... });  // 403 without `unsafe-delete-ignore-read-errors`
- * storage.delete(opContext, name, { ...params, ignoreStoreReadErrorWithClusterBreakingPotential: unsafe || undefined });
- * // deletecollection: if (unsafe) throw unsafeDeleteCollectionRefused();
+ * // DELETE: the params for storage.delete (the option set only when requested, allowed and gated on)
+ * const params = await withUnsafeDelete(ctx, target, bodyOptions, parsedParams);
+ * // DELETECOLLECTION:
+ * if (unsafeDeleteRequested(ctx, bodyOptions)) throw unsafeDeleteCollectionRefused();
  * ```
  * A successful unsafe delete answers a `Status` object (kube's nil-object response): handlers send it as it is.
  */
@@ -15,6 +15,7 @@ import { errors, field, type StatusError } from '../endpoints/status.ts';
 import { parseBoolParam } from '../endpoints/params.ts';
 import type { RequestContext } from '../server/context.ts';
 import { UNSAFE_DELETE_AUDIT_ANNOTATION, UNSAFE_DELETE_OPTION, UNSAFE_DELETE_VERB } from './corrupt-objects.ts';
+import type { DeleteParams } from './rest.ts';
 
 /**
  * Whether the request asks for the unsafe delete: the DeleteOptions body field when a body was sent (the query
@@ -73,4 +74,21 @@ export function unsafeDeleteCollectionRefused(): StatusError {
   return errors.invalid({ kind: 'DeleteOptions', group: 'meta.k8s.io', name: '' }, [
     field.invalid(UNSAFE_DELETE_OPTION, true, 'is not allowed with DELETECOLLECTION, try again after removing the option'),
   ]);
+}
+
+/** The object a DELETE names (the handler's scope has these). */
+export type UnsafeDeleteTarget = Omit<UnsafeDeleteCheck, 'ctx' | 'authorizer'>;
+
+/**
+ * DELETE: `params` plus the unsafe option when the request asks for it, the gate is on and the caller may
+ * `unsafe-delete-ignore-read-errors` (403 otherwise). The authorizer is the chain's (ctx.unsafeDeleteAuthorizer);
+ * without one the request fails as kube's does without an authorizer (500).
+ */
+export async function withUnsafeDelete(ctx: RequestContext, target: UnsafeDeleteTarget, body: Record<string, unknown> | undefined,
+  params: DeleteParams): Promise<DeleteParams> {
+  if (!unsafeDeleteRequested(ctx, body)) return params;
+  const authorizer = ctx.unsafeDeleteAuthorizer;
+  if (!authorizer) throw errors.internal('no authorizer provided, unable to authorize unsafe delete');
+  await authorizeUnsafeDelete({ ctx, authorizer, ...target });
+  return { ...params, ignoreStoreReadErrorWithClusterBreakingPotential: true };
 }

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { UserInfo } from '../api/types.ts';
+import type { Authorizer } from '../authz/types.ts';
 
 export type Req = IncomingMessage | Http2ServerRequest;
 export type Res = ServerResponse | Http2ServerResponse;
@@ -52,6 +53,8 @@ export interface RequestContext {
   cborServing?: boolean;
   /** DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential is honoured (AllowUnsafeMalformedObjectDeletion). */
   unsafeMalformedObjectDeletion?: boolean;
+  /** With that gate: the chain's authorizer, for the `unsafe-delete-ignore-read-errors` check. */
+  unsafeDeleteAuthorizer?: Authorizer;
 }
 
 /** A filter or endpoint. Endpoints that do not serve a path return false so the next one is tried. */

@@ -19,6 +19,7 @@ import { bindingsStorage, podSubresourceStorages } from '../registry/special/pod
 import { ComponentStatusStorage, httpsHealthProbe, type ComponentProbe } from '../registry/special/component-statuses.ts';
 import { reviewStorages } from '../registry/reviews/index.ts';
 import { startControllers } from '../controllers/index.ts';
+import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap/index.ts';
 import { firstServiceIP } from '../registry/services/setup.ts';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.ts';
 import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
@@ -137,7 +138,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     ];
     // Gates that change serving (APIResponseCompression, CBORServingAndStorage, AllowUnsafeMalformedObjectDeletion)
     // become fields of each request's context (src/features/serving.ts).
-    const endpoints = withServingGates(gates, apiEndpoints);
+    const endpoints = withServingGates(gates, apiEndpoints, { authorizer: () => chainOf().authorizer });
     const authn = await buildRequestAuthentication({ options: o, pki, registry, log: o.log });
     cleanups.push(() => authn.stop());
     const authz = await buildRequestAuthorization({ options: o, registry, log: o.log });
@@ -157,7 +158,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     cleanups.push(() => server.shutdown());
 
     if (o.controllers) {
-      const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, serviceAccountIssuer: saIssuer, bootstrapTokens: o.enableBootstrapTokenAuth ?? false, apiServer: { host: o.advertiseAddress, port: server.port, serviceIP: firstServiceIP(o.serviceClusterIPRange) }, log: o.log });
+      const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, serviceAccountIssuer: saIssuer, bootstrapTokens: o.enableBootstrapTokenAuth ?? false, apiServer: { host: o.advertiseAddress, port: server.port, serviceIP: firstServiceIP(o.serviceClusterIPRange) }, featureEnabled: (g) => gates.enabled(g), log: o.log });
       // Controllers stop after the listener closed (registered later = unwound earlier, so insert before it).
       cleanups.splice(cleanups.length - 1, 0, () => controllers.stop());
       // kube-controller-manager's garbage collector: cascading deletion and the orphan/foreground finalizers.
@@ -165,6 +166,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
         const gc = await startGarbageCollector({ registry, catalog, log: o.log });
         cleanups.splice(cleanups.length - 1, 0, () => gc.stop());
       }
+    } else {
+      // kube-apiserver's rbac/bootstrap-roles hook runs with or without a controller manager.
+      await ensureBootstrapPolicy({ registry, log: o.log, gate: (g) => gates.enabled(g) });
     }
     server.markStarted();
 
