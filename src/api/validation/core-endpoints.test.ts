@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { validateEndpointIP, validateEndpoints } from './core-endpoints.ts';
 
 test('endpoints: subsets need addresses; IPs valid and not special; ports named when several', () => {
-  assert.deepEqual(validateEndpoints({ subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80, protocol: 'TCP' }] }] }).map(String), []);
+  assert.deepEqual(validateEndpoints({ subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }] }).map(String), []);
   assert.deepEqual(validateEndpoints({ subsets: [
     { ports: [{ port: 80, protocol: 'TCP' }] },
     { addresses: [{ ip: '127.0.0.1' }, { ip: 'x', hostname: 'A_b' }], ports: [{ port: 0, protocol: 'TCP' }, { name: 'b', port: 1, protocol: 'ICMP' }] },

@@ -71,7 +71,8 @@ function validatePort(p: J, requireName: boolean, path: string): FieldError[] {
   else if (name) for (const m of isDNS1123Label(name)) errs.push(field.invalid(`${path}.name`, name, m));
   const port = typeof p['port'] === 'number' ? p['port'] : 0;
   for (const m of isValidPortNum(port)) errs.push(field.invalid(`${path}.port`, port, m));
-  const proto = str(p['protocol']);
+  // An unset protocol is defaulted to TCP before kube validates (SetDefaults_EndpointPort).
+  const proto = isSet(p['protocol']) ? str(p['protocol']) : 'TCP';
   if (!proto) errs.push(field.required(`${path}.protocol`));
   else if (!PORT_PROTOCOLS.includes(proto)) errs.push(field.notSupported(`${path}.protocol`, proto, PORT_PROTOCOLS));
   if (isSet(p['appProtocol'])) for (const m of isQualifiedName(str(p['appProtocol']))) errs.push(field.invalid(`${path}.appProtocol`, str(p['appProtocol']), m));

@@ -10,7 +10,7 @@ test('endpointslice: addresses by type, ports unique with protocol, addressType 
   assert.deepEqual(validateEndpointSlice(slice({ endpoints: [{ addresses: ['10.0.0.1'] }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] })).map(String), []);
   assert.deepEqual(validateEndpointSlice(slice({
     endpoints: [{ addresses: [] }, { addresses: ['fd00::1', '127.0.0.1'], hostname: 'X' }],
-    ports: [{ name: 'a', protocol: 'TCP' }, { name: 'a', protocol: 'ICMP' }, { name: 'b' }],
+    ports: [{ name: 'a', protocol: 'TCP' }, { name: 'a', protocol: 'ICMP' }, { name: 'b' }, { port: 1 }, {}],
   })).map(String), [
     'endpoints[0].addresses: Required value: must contain at least 1 address',
     'endpoints[1].addresses[0]: Invalid value: "fd00::1": must be a valid IPv4 address',
@@ -18,7 +18,7 @@ test('endpointslice: addresses by type, ports unique with protocol, addressType 
     `endpoints[1].hostname: Invalid value: "X": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
     'ports[1].name: Duplicate value: "a"',
     'ports[1].protocol: Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"',
-    'ports[2].protocol: Required value',
+    'ports[4].name: Duplicate value: ""',
   ]);
   assert.deepEqual(validateEndpointSlice(slice({ addressType: 'IP' })).map(String), ['addressType: Unsupported value: "IP": supported values: "FQDN", "IPv4", "IPv6"']);
   assert.deepEqual(validateEndpointSlice(slice({ addressType: 'FQDN', endpoints: [{ addresses: ['example.com', 'single'] }] })).map(String), [

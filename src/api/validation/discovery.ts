@@ -93,7 +93,8 @@ function validatePorts(ports: unknown[]): FieldError[] {
     if (name) for (const m of isDNS1123Label(name)) errs.push(field.invalid(`${path}.name`, name, m));
     if (names.has(name)) errs.push(field.duplicate(`${path}.name`, name));
     else names.add(name);
-    const proto = p['protocol'];
+    // Unset name and protocol are defaulted ("" and TCP) before kube validates (SetDefaults_EndpointPort).
+    const proto = p['protocol'] ?? 'TCP';
     if (!isSet(proto)) errs.push(field.required(`${path}.protocol`));
     else if (!PORT_PROTOCOLS.includes(str(proto))) errs.push(field.notSupported(`${path}.protocol`, proto, PORT_PROTOCOLS));
     if (isSet(p['appProtocol'])) for (const m of isQualifiedName(str(p['appProtocol']))) errs.push(field.invalid(`${path}.appProtocol`, str(p['appProtocol']), m));
