@@ -114,6 +114,10 @@ describe('CBOR with CBORServingAndStorage=true', () => {
     r = await post(withNaN);
     assert.equal(r.status, 400);
     assert.equal(r.json().message, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: cbor: data item of cbor type primitives is not accepted by protocol: floating-point NaN');
+    // Not a map.
+    r = await post(encodeCborValue(['x']));
+    assert.equal(r.status, 400);
+    assert.equal(r.json().message, 'the object provided is unrecognized (must be of type ConfigMap): unable to determine group/version/kind: cbor: cannot unmarshal array into Go value of type v1.TypeMeta (d9d9f7816178)');
     // Truncated.
     r = await post(nan.subarray(0, nan.length - 3));
     assert.equal(r.status, 400);

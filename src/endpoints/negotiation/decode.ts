@@ -296,6 +296,10 @@ export function decodeObject(body: Buffer, type: InputType, o: DecodeObjectOptio
     if (v === null) {
       throw errors.badRequest(`Object 'Kind' is missing in '${body.toString('utf8').trim()}'`);
     }
+    if (type === CBOR) {
+      const ct = t === 'array' ? 'array' : t === 'string' ? 'UTF-8 text string' : t === 'boolean' ? 'primitives' : (v as number) < 0 ? 'negative integer' : Number.isInteger(v) ? 'positive integer' : 'primitives';
+      throw errors.badRequest(`the object provided is unrecognized (must be of type ${o.kind}): unable to determine group/version/kind: cbor: cannot unmarshal ${ct} into Go value of type v1.TypeMeta (${summarize(body)})`);
+    }
     throw errors.badRequest(`the object provided is unrecognized (must be of type ${o.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${t === 'number' ? 'number' : t} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`
       + ` (${summarize(body)})`);
   }
