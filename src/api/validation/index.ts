@@ -42,6 +42,8 @@ import {
   validateValidatingWebhookConfigurationUpdate,
 } from './admissionregistration.ts';
 import { validateCertificateSigningRequest, validateCertificateSigningRequestStatus } from './certificates.ts';
+import { validateRuntimeClass, validateRuntimeClassUpdate } from './node.ts';
+import { validateCSIDriver, validateCSIDriverUpdate, validateVolumeAttachment, validateVolumeAttachmentUpdate } from './storage-more.ts';
 import type { J } from './util.ts';
 
 export interface UpdateContext {
@@ -115,6 +117,9 @@ const REGISTRY: Record<string, KindValidators> = {
   'certificates.k8s.io/CertificateSigningRequest': kind(validateCertificateSigningRequest, undefined, {
     status: validateCertificateSigningRequestStatus, approval: validateCertificateSigningRequestStatus,
   }),
+  'node.k8s.io/RuntimeClass': kind(validateRuntimeClass, validateRuntimeClassUpdate),
+  'storage.k8s.io/CSIDriver': kind(validateCSIDriver, validateCSIDriverUpdate),
+  'storage.k8s.io/VolumeAttachment': kind(validateVolumeAttachment, validateVolumeAttachmentUpdate),
   'storage.k8s.io/StorageClass': kind(validateStorageClass, (o, old) => [...validateStorageClass(o), ...validateStorageClassUpdate(o, old)]),
 };
 
