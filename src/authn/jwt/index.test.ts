@@ -21,7 +21,7 @@ const write = (file: string, jwt: unknown[], anonymous?: unknown): void =>
   writeFileSync(file, stringify({ apiVersion: 'apiserver.config.k8s.io/v1beta1', kind: 'AuthenticationConfiguration', jwt, ...(anonymous ? { anonymous } : {}) }));
 
 async function until(f: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 1200; i++) {
     if (await f()) return;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -55,7 +55,7 @@ void test('reload waits for the new providers: a provider that is down keeps the
   const logs: string[] = [];
   const f = path.join(dir, 'authn.yaml');
   write(f, [entry(a, 'a:')]);
-  const part = await createJwtAuthentication(deps({ authenticationConfigFile: f }, (l) => logs.push(l)), { retryMs: 20, reloadIntervalMs: 50, reloadTimeoutMs: 200 });
+  const part = await createJwtAuthentication(deps({ authenticationConfigFile: f }, (l) => logs.push(l)), { retryMs: 20, reloadIntervalMs: 50, reloadTimeoutMs: 1000 });
   try {
     const ta = await a.token({ sub: 'jane' });
     const tb = await b.token({ sub: 'bob' });
