@@ -44,6 +44,9 @@ import {
 import { validateCertificateSigningRequest, validateCertificateSigningRequestStatus } from './certificates.ts';
 import { validateRuntimeClass, validateRuntimeClassUpdate } from './node.ts';
 import { validateCSIDriver, validateCSIDriverUpdate, validateVolumeAttachment, validateVolumeAttachmentUpdate } from './storage-more.ts';
+import {
+  validateFlowSchema, validateFlowSchemaStatus, validatePriorityLevelConfiguration, validatePriorityLevelConfigurationStatus,
+} from './flowcontrol.ts';
 import type { J } from './util.ts';
 
 export interface UpdateContext {
@@ -120,6 +123,8 @@ const REGISTRY: Record<string, KindValidators> = {
   'node.k8s.io/RuntimeClass': kind(validateRuntimeClass, validateRuntimeClassUpdate),
   'storage.k8s.io/CSIDriver': kind(validateCSIDriver, validateCSIDriverUpdate),
   'storage.k8s.io/VolumeAttachment': kind(validateVolumeAttachment, validateVolumeAttachmentUpdate),
+  'flowcontrol.apiserver.k8s.io/FlowSchema': kind(validateFlowSchema, undefined, { status: validateFlowSchemaStatus }),
+  'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration': kind(validatePriorityLevelConfiguration, undefined, { status: validatePriorityLevelConfigurationStatus }),
   'storage.k8s.io/StorageClass': kind(validateStorageClass, (o, old) => [...validateStorageClass(o), ...validateStorageClassUpdate(o, old)]),
 };
 
