@@ -174,9 +174,32 @@ function parseCbor(body: Buffer, opts: ScanOptions): DecodedBody {
   }
   const strict: string[] = [];
   if (opts.objectMeta || opts.topLevelFields || opts.schema) {
-    strict.push(...scanJson(JSON.stringify(value ?? null), opts).strict.filter((s) => s.startsWith('unknown field')));
+    // fxamacker stops at the first unknown key and names its position in its map, not its path.
+    const first = scanJson(JSON.stringify(value ?? null), opts).strict.find((s) => s.startsWith('unknown field'));
+    if (first) strict.push(`cbor: found unknown field at map element index ${mapIndexOf(value, first.slice('unknown field '.length))}`);
   }
   return { value, strict };
+}
+
+/** The index of the last key of a JSON-quoted scan path (`"spec.containers[0].foo"`) within its own map. */
+function mapIndexOf(root: unknown, quotedPath: string): number {
+  let path: string;
+  try {
+    path = JSON.parse(quotedPath) as string;
+  } catch {
+    return 0;
+  }
+  const parts = path.split('.');
+  const last = parts.pop() ?? '';
+  let cur: unknown = root;
+  for (const part of parts) {
+    const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
+    if (!m) return 0;
+    cur = (cur as Record<string, unknown> | undefined)?.[m[1] ?? ''];
+    for (const idx of (m[2] ?? '').matchAll(/\[(\d+)\]/g)) cur = (cur as unknown[] | undefined)?.[Number(idx[1])];
+  }
+  if (cur === null || typeof cur !== 'object') return 0;
+  return Math.max(0, Object.keys(cur).indexOf(last));
 }
 
 /** YAML: YAML 1.1 scalars like kube's go-yaml v2; duplicate keys are strict findings, not errors. */
