@@ -1,7 +1,7 @@
 // ValidateResourceQuota / ValidateLimitRange (pkg/apis/core/validation/validation.go).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateLimitRange, validateResourceQuota } from './core-quota.ts';
+import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from './core-quota.ts';
 import type { J } from './util.ts';
 
 const rq = (spec: J, status: J = {}): J => ({ metadata: { name: 'q', namespace: 'd' }, spec, status });
@@ -37,6 +37,8 @@ test('limitrange: types, Pod has no defaults, min <= default <= max, ratio', () 
   ])).map(String), [
     "spec.limits[0].default: Forbidden: may not be specified when `type` is 'Pod'",
     'spec.limits[1].min[cpu]: Invalid value: "2": min value 2 is greater than max value 1',
+    'spec.limits[1].defaultRequest[cpu]: Invalid value: "1": min value 2 is greater than default request value 1',
+    'spec.limits[1].default[cpu]: Invalid value: "2": min value 2 is greater than default value 1',
     'spec.limits[1].maxLimitRequestRatio[cpu]: Invalid value: "500m": ratio 500m is less than 1',
     'spec.limits[2].type: Duplicate value: "Container"',
     'spec.limits[3].type: Invalid value: "Thing": must be a standard limit type or fully qualified',
@@ -45,4 +47,20 @@ test('limitrange: types, Pod has no defaults, min <= default <= max, ratio', () 
   assert.deepEqual(validateLimitRange(lr([{ type: 'Container', min: { memory: '1Gi' }, max: { memory: '2Gi' }, maxLimitRequestRatio: { memory: '3' } }])).map(String), [
     'spec.limits[0].maxLimitRequestRatio[memory]: Invalid value: "3": ratio 3 is greater than max/min = 2.000000',
   ]);
+});
+
+test('limitrange: container defaults come from max and min before the ordering rules, as kube defaults them', () => {
+  // default ← max (1) and defaultRequest ← default (1): min 2 is then above both.
+  assert.deepEqual(validateLimitRange(lr([{ type: 'Container', min: { cpu: '2' }, max: { cpu: '1' } }])).map(String), [
+    'spec.limits[0].min[cpu]: Invalid value: "2": min value 2 is greater than max value 1',
+    'spec.limits[0].defaultRequest[cpu]: Invalid value: "1": min value 2 is greater than default request value 1',
+    'spec.limits[0].default[cpu]: Invalid value: "2": min value 2 is greater than default value 1',
+  ]);
+});
+
+test('resourcequota update: scopes are immutable', () => {
+  assert.deepEqual(validateResourceQuotaUpdate(rq({ hard: { pods: '1' }, scopes: ['NotTerminating'] }), rq({ hard: { pods: '1' }, scopes: ['Terminating'] })).map(String), [
+    'spec.scopes: Invalid value: []core.ResourceQuotaScope{"NotTerminating"}: field is immutable',
+  ]);
+  assert.deepEqual(validateResourceQuotaUpdate(rq({ hard: { pods: '2' } }), rq({ hard: { pods: '1' } })).map(String), []);
 });

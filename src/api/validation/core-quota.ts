@@ -129,7 +129,35 @@ export function validateResourceQuota(rq: J): FieldError[] {
   ];
 }
 
+/** ValidateResourceQuotaUpdate: the spec rules, and the scopes may not change. */
+export function validateResourceQuotaUpdate(rq: J, old: J): FieldError[] {
+  const spec = obj(rq['spec']);
+  const errs = [...validQuotaList(spec['hard'], 'spec.hard'), ...validateScopes(spec), ...validateScopeSelector(spec)];
+  const scopes = new Set(arr(spec['scopes']).map(str));
+  const oldScopes = new Set(arr(obj(old['spec'])['scopes']).map(str));
+  if (scopes.size !== oldScopes.size || [...scopes].some((x) => !oldScopes.has(x))) {
+    errs.push(goInvalid('spec.scopes', goStrings(spec['scopes'], '[]core.ResourceQuotaScope'), 'field is immutable'));
+  }
+  return errs;
+}
+
 const LIMIT_TYPES = ['Container', 'PersistentVolumeClaim', 'Pod'];
+
+/**
+ * SetDefaults_LimitRangeItem for Container items (default ← max, defaultRequest ← default, then ← min): kube
+ * validates after defaulting, so the ordering rules see these values. Applied to a copy.
+ */
+function withContainerDefaults(limit: J): J {
+  if (str(limit['type']) !== 'Container') return limit;
+  const max = obj(limit['max']);
+  const min = obj(limit['min']);
+  const def = { ...obj(limit['default']) };
+  const defReq = { ...obj(limit['defaultRequest']) };
+  for (const [k, v] of Object.entries(max)) if (!(k in def)) def[k] = v;
+  for (const [k, v] of Object.entries(def)) if (!(k in defReq)) defReq[k] = v;
+  for (const [k, v] of Object.entries(min)) if (!(k in defReq)) defReq[k] = v;
+  return { ...limit, default: def, defaultRequest: defReq };
+}
 
 /** validateLimitRangeTypeName */
 function validateLimitTypeName(type: string, path: string): FieldError[] {
@@ -151,7 +179,7 @@ export function validateLimitRange(lr: J): FieldError[] {
   const errs: FieldError[] = [];
   const seenTypes = new Set<string>();
   arr(obj(lr['spec'])['limits']).forEach((raw, i) => {
-    const limit = obj(raw);
+    const limit = withContainerDefaults(obj(raw));
     const p = `spec.limits[${i}]`;
     const type = str(limit['type']);
     errs.push(...validateLimitTypeName(type, `${p}.type`));

@@ -36,7 +36,7 @@ import { validateNode, validateNodeUpdate } from './core-node.ts';
 import { validatePersistentVolume, validatePersistentVolumeUpdate } from './core-pv.ts';
 import { validateEndpoints } from './core-endpoints.ts';
 import { validateEndpointSlice, validateEndpointSliceUpdate } from './discovery.ts';
-import { validateLimitRange, validateResourceQuota } from './core-quota.ts';
+import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from './core-quota.ts';
 import {
   validateMutatingWebhookConfiguration, validateMutatingWebhookConfigurationUpdate, validateValidatingWebhookConfiguration,
   validateValidatingWebhookConfigurationUpdate,
@@ -92,7 +92,7 @@ const REGISTRY: Record<string, KindValidators> = {
   '/Node': kind(validateNode, validateNodeUpdate, { status: validateNodeUpdate }),
   '/PersistentVolume': kind(validatePersistentVolume, validatePersistentVolumeUpdate),
   '/Endpoints': kind(validateEndpoints),
-  '/ResourceQuota': kind(validateResourceQuota, undefined, { status: validateResourceQuota }),
+  '/ResourceQuota': kind(validateResourceQuota, validateResourceQuotaUpdate, { status: validateResourceQuota }),
   '/LimitRange': kind(validateLimitRange),
   'discovery.k8s.io/EndpointSlice': kind(validateEndpointSlice, validateEndpointSliceUpdate),
   '/PersistentVolumeClaim': kind(validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate),
