@@ -1,7 +1,7 @@
 // ValidateNode / ValidateNodeUpdate / validateNodeTaints (pkg/apis/core/validation/validation.go).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateNode, validateNodeUpdate } from './core-node.ts';
+import { validateNode, validateNodeUpdate, validateNodeUpdateRules } from './core-node.ts';
 import type { J } from './util.ts';
 
 const node = (spec: J, status: J = {}): J => ({ metadata: { name: 'n1' }, spec, status });
@@ -39,5 +39,12 @@ test('node update: podCIDRs and providerID set once; duplicate addresses', () =>
     'status.addresses[1]: Duplicate value: core.NodeAddress{Type:"InternalIP", Address:"1.2.3.4"}',
     'spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid',
     'spec.providerID: Forbidden: node updates may not change providerID except from "" to valid',
+  ]);
+});
+
+test('node status writes run only the update rules (a bad taint is reported once, a providerID change still refused)', () => {
+  assert.deepEqual(validateNodeUpdateRules(node({ providerID: 'b', taints: [{ key: 'k', effect: 'NoSchedule' }, { key: 'k', effect: 'NoSchedule' }] }), node({ providerID: 'a' })).map(String), [
+    'spec.providerID: Forbidden: node updates may not change providerID except from "" to valid',
+    'metadata.taints[1]: Duplicate value: core.Taint{Key:"k", Value:"", Effect:"NoSchedule", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair',
   ]);
 });

@@ -88,9 +88,14 @@ const goAddress = (a: J): string => `core.NodeAddress{Type:${goQuote(str(a['type
 
 /** The strategy runs ValidateNode then ValidateNodeUpdate, so some causes repeat, as in kube. */
 export function validateNodeUpdate(node: J, old: J): FieldError[] {
+  return [...validateNode(node), ...validateNodeUpdateRules(node, old)];
+}
+
+/** ValidateNodeUpdate alone: what the /status strategy runs. */
+export function validateNodeUpdateRules(node: J, old: J): FieldError[] {
   const spec = obj(node['spec']);
   const oldSpec = obj(old['spec']);
-  const errs = [...validateNode(node), ...validateNodeResources(node)];
+  const errs = validateNodeResources(node);
   const seen = new Set<string>();
   arr(obj(node['status'])['addresses']).forEach((raw, i) => {
     const a = obj(raw);

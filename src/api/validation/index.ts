@@ -32,7 +32,7 @@ import { validatePodDisruptionBudget } from './policy.ts';
 import { validateHorizontalPodAutoscaler } from './autoscaling.ts';
 import { validatePriorityClass, validatePriorityClassUpdate } from './scheduling.ts';
 import { validateStorageClass, validateStorageClassUpdate } from './storage.ts';
-import { validateNode, validateNodeUpdate } from './core-node.ts';
+import { validateNode, validateNodeUpdate, validateNodeUpdateRules } from './core-node.ts';
 import { validatePersistentVolume, validatePersistentVolumeUpdate } from './core-pv.ts';
 import { validateEndpoints } from './core-endpoints.ts';
 import { validateEndpointSlice, validateEndpointSliceUpdate } from './discovery.ts';
@@ -88,8 +88,8 @@ const REGISTRY: Record<string, KindValidators> = {
   '/Namespace': kind(validateNamespace, () => [], { finalize: validateNamespaceFinalize }),
   '/ReplicationController': kind(validateReplicationController),
   '/Event': kind(validateCoreEvent),
-  // The node status strategy runs ValidateNodeUpdate too.
-  '/Node': kind(validateNode, validateNodeUpdate, { status: validateNodeUpdate }),
+  // The node status strategy runs ValidateNodeUpdate alone.
+  '/Node': kind(validateNode, validateNodeUpdate, { status: validateNodeUpdateRules }),
   '/PersistentVolume': kind(validatePersistentVolume, validatePersistentVolumeUpdate),
   '/Endpoints': kind(validateEndpoints),
   '/ResourceQuota': kind(validateResourceQuota, validateResourceQuotaUpdate, { status: validateResourceQuota }),
