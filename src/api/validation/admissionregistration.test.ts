@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  validateMutatingWebhookConfiguration, validateValidatingWebhookConfiguration, validateValidatingWebhookConfigurationUpdate,
+  validateMutatingWebhookConfiguration, validateValidatingWebhookConfiguration, validateValidatingWebhookConfigurationUpdate, validateWebhookURL,
 } from './admissionregistration.ts';
 import type { J } from './util.ts';
 
@@ -69,4 +69,12 @@ test('webhook configuration update: side effects a stored webhook already had st
   assert.deepEqual(validateValidatingWebhookConfigurationUpdate(cfg(hook({ sideEffects: 'Some' })), cfg(hook())).map(String), [
     'webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
   ]);
+});
+
+test('webhook URL: strings Go parses without a host', () => {
+  assert.deepEqual(validateWebhookURL('wrong url pattern', 'u').map(String), [
+    `u: Invalid value: "": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
+    'u: Invalid value: "": host must be specified; desired format: https://host[/path]',
+  ]);
+  assert.deepEqual(validateWebhookURL('https://', 'u').map(String), ['u: Invalid value: "": host must be specified; desired format: https://host[/path]']);
 });

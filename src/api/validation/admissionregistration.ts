@@ -85,8 +85,11 @@ export function validateWebhookURL(raw: string, path: string): FieldError[] {
   try {
     u = new URL(raw);
   } catch {
-    // Go's url.Parse accepts most strings (relative ones parse with no scheme and no host).
-    return [field.invalid(path, '', `'https' is the only allowed URL scheme${URL_FORM}`), field.invalid(path, '', `host must be specified${URL_FORM}`)];
+    // Go's url.Parse accepts most strings that WHATWG URLs refuse (relative ones, `https://` with no host):
+    // they parse with whatever scheme they carry and no host.
+    const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(raw)?.[1]?.toLowerCase() ?? '';
+    const errs = scheme === 'https' ? [] : [field.invalid(path, scheme, `'https' is the only allowed URL scheme${URL_FORM}`)];
+    return [...errs, field.invalid(path, '', `host must be specified${URL_FORM}`)];
   }
   const errs: FieldError[] = [];
   const scheme = u.protocol.replace(/:$/, '');
