@@ -40,4 +40,6 @@ test('pv update: the volume source and volumeMode are immutable', () => {
   assert.ok(errs[0]!.startsWith('spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation\n'), errs[0]);
   assert.equal(errs[1], 'volumeMode: Invalid value: "Block": field is immutable');
   assert.deepEqual(validatePersistentVolumeUpdate(pv({ ...ok, persistentVolumeReclaimPolicy: 'Delete', claimRef: { name: 'c' } }), pv(ok)).map(String), []);
+  // An omitted volumeMode is kube's Filesystem default, not a change.
+  assert.deepEqual(validatePersistentVolumeUpdate(pv(ok), pv({ ...ok, volumeMode: 'Filesystem' })).map(String), []);
 });

@@ -154,7 +154,8 @@ export function validatePersistentVolumeUpdate(pv: J, old: J): FieldError[] {
   if (!semanticEqual(src, oldSrc)) {
     errs.push(field.forbidden('spec.persistentvolumesource', `spec.persistentvolumesource is immutable after creation\n${diff(oldSrc, src)}`));
   }
-  errs.push(...immutable(spec['volumeMode'], oldSpec['volumeMode'], 'volumeMode'));
+  // Both sides are defaulted to Filesystem in kube before this comparison; our strategy does not default it.
+  errs.push(...immutable(spec['volumeMode'] ?? 'Filesystem', oldSpec['volumeMode'] ?? 'Filesystem', 'volumeMode'));
   if (isSet(oldSpec['nodeAffinity']) && !semanticEqual(spec['nodeAffinity'], oldSpec['nodeAffinity'])) {
     const na = obj(spec['nodeAffinity']);
     const rendered = isSet(spec['nodeAffinity']) ? `core.VolumeNodeAffinity{Required:${goPtr(na['required'], 'core.NodeSelector')}}` : GO_NULL;
