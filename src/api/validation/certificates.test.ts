@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import { validateCertificateSigningRequest, validateSignerName } from './certificates.ts';
+import { validateCertificateSigningRequest, validateCertificateSigningRequestStatus, validateSignerName } from './certificates.ts';
 import type { J } from './util.ts';
 
 x509.cryptoProvider.set(webcrypto as never);
@@ -42,4 +42,19 @@ test('csr: PEM type, usages, signer name, expiration', () => {
   assert.deepEqual(validateSignerName('', 'p').map(String), ['p: Required value']);
   assert.deepEqual(validateSignerName('example', 'p').map(String), ["p: Invalid value: \"example\": must be a fully qualified domain and path of the form 'example.com/signer-name'"]);
   assert.deepEqual(validateSignerName('example/x', 'p').map(String), ['p: Invalid value: "example": should be a domain with at least two segments separated by dots']);
+});
+
+test('csr status: the issued certificate is CERTIFICATE PEM and may not be replaced once set', async () => {
+  const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+  const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({ name: 'CN=a', keys, signingAlgorithm: alg, notBefore: new Date(0), notAfter: new Date(8.64e15) });
+  const withCert = (c: string, conditions: J[] = [{ type: 'Approved', status: 'True' }]): J => ({ metadata: { name: 'c' }, spec: {}, status: { conditions, certificate: c ? b64(c) : undefined } });
+  assert.deepEqual(validateCertificateSigningRequestStatus(withCert(cert.toString('pem')), withCert('')).map(String), []);
+  assert.deepEqual(validateCertificateSigningRequestStatus(withCert('-----BEGIN CERTIFICATE REQUEST-----\nAA==\n-----END CERTIFICATE REQUEST-----\n'), withCert('')).map(String), [
+    'status.certificate: Invalid value: "<certificate data>": only CERTIFICATE PEM blocks are allowed, found "CERTIFICATE REQUEST"',
+  ]);
+  assert.deepEqual(validateCertificateSigningRequestStatus(withCert('', [{ type: 'Approved' }, { type: 'Denied' }]), withCert(cert.toString('pem'))).map(String), [
+    'status.conditions: Invalid value: "": Approved and Denied conditions are mutually exclusive',
+    'status.certificate: Forbidden: updates may not modify existing certificate content',
+  ]);
 });

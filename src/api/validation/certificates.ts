@@ -122,7 +122,35 @@ export function validateCertificateSigningRequest(csr: J): FieldError[] {
   return errs;
 }
 
-/** Writes to /status and /approval: the conditions (the spec of such a write is the stored one). */
-export function validateCertificateSigningRequestStatus(csr: J): FieldError[] {
-  return validateConditions(csr);
+/** validateCertificate: status.certificate holds only parseable CERTIFICATE PEM blocks without headers. */
+export function checkIssuedCertificate(pemBytes: Uint8Array): string | undefined {
+  if (pemBytes.length === 0) return undefined;
+  const text = Buffer.from(pemBytes).toString('latin1');
+  const re = /-----BEGIN ([^-\r\n]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
+  let blocks = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[1] !== 'CERTIFICATE') return `only CERTIFICATE PEM blocks are allowed, found ${JSON.stringify(m[1])}`;
+    if (/^[\w-]+:/m.test(m[2]!)) return 'no PEM block headers are permitted';
+    blocks++;
+    try {
+      new x509.X509Certificate(Buffer.from(m[2]!.replace(/\s+/g, ''), 'base64'));
+    } catch {
+      return 'x509: malformed certificate';
+    }
+  }
+  return blocks === 0 ? 'must contain at least one CERTIFICATE PEM block' : undefined;
+}
+
+/**
+ * Writes to /status and /approval (the spec of such a write is the stored one): the conditions, the issued
+ * certificate's form, and an issued certificate may not be replaced.
+ */
+export function validateCertificateSigningRequestStatus(csr: J, old: J): FieldError[] {
+  const errs = validateConditions(csr);
+  const cert = str(obj(csr['status'])['certificate']);
+  const bad = checkIssuedCertificate(decodeRequest(cert));
+  if (bad) errs.push(field.invalid('status.certificate', '<certificate data>', bad));
+  const oldCert = str(obj(old['status'])['certificate']);
+  if (oldCert && cert !== oldCert) errs.push(field.forbidden('status.certificate', 'updates may not modify existing certificate content'));
+  return errs;
 }
