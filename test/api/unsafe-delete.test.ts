@@ -13,7 +13,6 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 const CM = '/api/v1/namespaces/default/configmaps';
 const KEY = '/registry/configmaps/default/broken';
 /** Until the handlers pass the gate on (opContext) and call withUnsafeDelete / unsafeDeleteCollectionRefused. */
-const WIRING = 'waiting for the handler wiring of src/registry/corrupt-objects-request.ts (scope.ts, delete.ts, deletecollection.ts)';
 
 /** Rewrites a stored value with bytes that do not decode (the server must be stopped). */
 async function corrupt(dataDir: string, key: string): Promise<number> {
@@ -68,7 +67,7 @@ void describe('unsafe deletion of corrupt objects over HTTP', () => {
     srv = await startTestServer({ storage: 'sqlite', dataDir, featureGates: { AllowUnsafeMalformedObjectDeletion: true }, authorizationMode: ['RBAC'] });
   });
 
-  void it('GET of the corrupt object is the corrupt-object storage error (500)', { todo: WIRING }, async () => {
+  void it('GET of the corrupt object is the corrupt-object storage error (500)', async () => {
     const r = await srv.request('GET', `${CM}/broken`);
     assert.equal(r.status, 500);
     const st = r.json();
@@ -77,7 +76,7 @@ void describe('unsafe deletion of corrupt objects over HTTP', () => {
     assert.equal((await srv.request('GET', `${CM}/healthy`)).status, 200);
   });
 
-  void it('LIST reports the corrupt key as StoreReadError', { todo: WIRING }, async () => {
+  void it('LIST reports the corrupt key as StoreReadError', async () => {
     const r = await srv.request('GET', CM);
     assert.equal(r.status, 500);
     const st = r.json();
@@ -86,7 +85,7 @@ void describe('unsafe deletion of corrupt objects over HTTP', () => {
     assert.deepEqual(st.details.causes.map((c: { field: string }) => c.field), [KEY]);
   });
 
-  void it('DELETE with the option removes only the corrupt object; DELETECOLLECTION refuses it', { todo: WIRING }, async () => {
+  void it('DELETE with the option removes only the corrupt object; DELETECOLLECTION refuses it', async () => {
     let r = await srv.request('DELETE', `${CM}/healthy?ignoreStoreReadErrorWithClusterBreakingPotential=true`);
     assert.equal(r.status, 422);
     assert.equal(r.json().message, 'configmaps "healthy" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is exclusively used to delete corrupt object(s), try again by removing this option');

@@ -11,15 +11,23 @@ import type { RequestContext } from '../../server/context.ts';
 import { decodeOptionsBody, readBody } from '../negotiation/decode.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseDeleteOptions } from '../params.ts';
+import { withUnsafeDelete } from '../../registry/corrupt-objects-request.ts';
 import { opContext, type HandlerScope, type ResourceDefExtensions } from './scope.ts';
 
 
 export async function handleDelete(ctx: RequestContext, s: HandlerScope): Promise<void> {
   const rep = negotiateResponse(ctx, s.render);
   const body = await readBody(ctx);
-  const opts = parseDeleteOptions(ctx.query, decodeOptionsBody(ctx, body));
-  const { dryRun, ...params } = opts;
+  const bodyOpts = decodeOptionsBody(ctx, body);
+  const opts = parseDeleteOptions(ctx.query, bodyOpts);
+  const { dryRun, ...parsed } = opts;
+  const params = await withUnsafeDelete(ctx, s, bodyOpts, parsed);
   const result = await s.storage.delete(opContext(ctx, s, { dryRun }), s.name, params);
+  // An unsafe delete answers kube's Status for a deleted object it could not read.
+  if (result.object.kind === 'Status') {
+    await respondResource(ctx, s.render, rep, 200, result.object);
+    return;
+  }
   const code = !result.deleted && opts.orphanDependents === false ? 202 : 200;
   if (!result.deleted || (s.def as ResourceDefExtensions).returnDeletedObject === true) {
     await respondResource(ctx, s.render, rep, code, result.object);

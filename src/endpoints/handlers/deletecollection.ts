@@ -6,12 +6,15 @@ import type { RequestContext } from '../../server/context.ts';
 import { decodeOptionsBody, readBody } from '../negotiation/decode.ts';
 import { negotiateResponse, respondItems } from '../negotiation/render.ts';
 import { parseDeleteOptions, toListParams, type ListQuery } from '../params.ts';
+import { unsafeDeleteCollectionRefused, unsafeDeleteRequested } from '../../registry/corrupt-objects-request.ts';
 import { opContext, type HandlerScope } from './scope.ts';
 
 export async function handleDeleteCollection(ctx: RequestContext, s: HandlerScope, q: ListQuery): Promise<void> {
   const rep = negotiateResponse(ctx, s.render);
   const body = await readBody(ctx);
-  const opts = parseDeleteOptions(ctx.query, decodeOptionsBody(ctx, body));
+  const bodyOpts = decodeOptionsBody(ctx, body);
+  const opts = parseDeleteOptions(ctx.query, bodyOpts);
+  if (unsafeDeleteRequested(ctx, bodyOpts)) throw unsafeDeleteCollectionRefused();
   const { dryRun, ...params } = opts;
   const items = await s.storage.deleteCollection(opContext(ctx, s, { dryRun }), toListParams(q), params);
   await respondItems(ctx, s.render, rep, 200, items);

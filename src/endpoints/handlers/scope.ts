@@ -73,6 +73,7 @@ export function opContext(ctx: RequestContext, s: HandlerScope, o: { dryRun?: bo
     ...(s.name ? { name: s.name } : {}),
     warnings: ctx.warnings,
     signal: ctx.signal,
+    ...(ctx.unsafeMalformedObjectDeletion ? { unsafeMalformedObjectDeletion: true } : {}),
   };
 }
 
