@@ -43,6 +43,10 @@ async function ensureObject(storage: RestStorage, namespace: string, obj: KObjec
   }
 }
 
+function isLoopback(ip: string): boolean {
+  return ip.startsWith('127.') || ip === '::1';
+}
+
 /**
  * The `kubernetes` Service (ClusterIP 10.96.0.1, port 443 → our port), its Endpoints and its EndpointSlice.
  * Each is skipped when its resource is not served; failures are logged, not fatal (clients do not need them
@@ -71,7 +75,11 @@ export async function ensureKubernetesService(registry: RestRegistry, endpoint: 
       ports: [{ name: 'https', port: endpoint.port, protocol: 'TCP' }],
     }],
   ];
+  // Endpoints may not hold loopback addresses (kube's validation refuses them, and nothing outside this host could
+  // use one): a server advertised on loopback (the local default) publishes the Service alone.
+  const loopback = isLoopback(endpoint.host);
   for (const [group, version, resource, obj] of steps) {
+    if (loopback && resource !== 'services') continue;
     const storage = registry.lookup(group, version, resource);
     if (!storage) continue;
     try {
