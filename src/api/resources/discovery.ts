@@ -2,11 +2,12 @@
 import type { GroupSpec } from './define.ts';
 import { genCOU } from '../../registry/resources/shared-strategies.ts';
 import { endpointSliceColumns } from '../../registry/resources/other/columns.ts';
+import { endpointSliceDefaults } from '../../registry/resources/core/defaults.ts';
 
 export const discovery: GroupSpec = {
   group: 'discovery.k8s.io',
   versions: [{ version: 'v1', resources: [{
-    resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true, fields: ['addressType', 'endpoints', 'ports'], strategy: genCOU,
+    resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true, fields: ['addressType', 'endpoints', 'ports'], strategy: { ...genCOU, defaults: endpointSliceDefaults },
     tableColumns: endpointSliceColumns,
   }] }],
 };

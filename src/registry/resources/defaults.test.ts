@@ -81,3 +81,10 @@ void test('secrets default to Opaque; RBAC user subjects get the RBAC group', ()
   const rb = create('rbac.authorization.k8s.io', 'rolebindings', { metadata: { name: 'rb' }, subjects: [{ kind: 'User', name: 'a' }, { kind: 'ServiceAccount', name: 'd', namespace: 'n' }] });
   assert.deepEqual(rb['subjects'], [{ kind: 'User', name: 'a', apiGroup: 'rbac.authorization.k8s.io' }, { kind: 'ServiceAccount', name: 'd', namespace: 'n' }]);
 });
+
+test('endpoint ports default to TCP (Endpoints and EndpointSlice), slices also to an empty name', () => {
+  const ep = create('', 'endpoints', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'e' }, subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }, { port: 53, protocol: 'UDP' }] }] });
+  assert.deepEqual((ep['subsets'] as Array<{ ports: unknown[] }>)[0]!.ports, [{ port: 80, protocol: 'TCP' }, { port: 53, protocol: 'UDP' }]);
+  const slice = create('discovery.k8s.io', 'endpointslices', { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 's' }, addressType: 'IPv4', endpoints: [], ports: [{ port: 80 }] });
+  assert.deepEqual(slice['ports'], [{ port: 80, name: '', protocol: 'TCP' }]);
+});

@@ -159,3 +159,20 @@ export function replicationControllerDefaults(rc: J): void {
 export function podTemplateObjectDefaults(pt: J): void {
   podTemplateDefaults(pt['template']);
 }
+
+/** Endpoints: every subset port's protocol defaults to TCP (SetDefaults_EndpointPort). */
+export function endpointsDefaults(ep: J): void {
+  for (const subset of Array.isArray(ep['subsets']) ? ep['subsets'] : []) {
+    if (!isObj(subset)) continue;
+    for (const port of Array.isArray(subset['ports']) ? subset['ports'] : []) if (isObj(port)) setIfMissing(port, 'protocol', 'TCP');
+  }
+}
+
+/** discovery/v1 EndpointSlice: ports get protocol TCP and an empty name (SetDefaults_EndpointPort). */
+export function endpointSliceDefaults(slice: J): void {
+  for (const port of Array.isArray(slice['ports']) ? slice['ports'] : []) {
+    if (!isObj(port)) continue;
+    setIfMissing(port, 'name', '');
+    setIfMissing(port, 'protocol', 'TCP');
+  }
+}

@@ -48,7 +48,7 @@ export const servicesStrategy = statusStrategy({
   onCreate: (obj) => applyPendingAllocation(obj),
   onUpdate: (obj) => applyPendingAllocation(obj),
 }, { defaults: d.serviceDefaults });
-export const endpointsStrategy = statusStrategy({ allowCreateOnUpdate: true });
+export const endpointsStrategy = statusStrategy({ allowCreateOnUpdate: true }, { defaults: d.endpointsDefaults });
 export const eventsStrategy = statusStrategy({ allowCreateOnUpdate: true, gcPolicy: 'unsupported' });
 export const limitRangesStrategy = statusStrategy({ allowCreateOnUpdate: true });
 /** Nodes keep the status they are created with (the kubelet registers a node with its status), as in kube. */
