@@ -3,12 +3,14 @@
 // on every start (tsx costs ~0.4-0.9 s there; the bundle loads in a fraction of that). Runs from `prepare`,
 // so `npm ci` builds it. Native and heavy dependencies stay external and load from node_modules.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
+// Chunk names carry content hashes: start clean so old chunks do not pile up build after build.
+rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 await build({
   absWorkingDir: root,
