@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findKubectl, kubectl as run, kubectlMissingReason, type KubectlResult } from '../support/kubectl.ts';
+import { findKubectl, kubectlFor, kubectlMissingReason, type KubectlResult } from '../support/kubectl.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const bin = findKubectl();
@@ -33,15 +33,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function k(args: string[], input?: string): Promise<KubectlResult> {
-  return run(args, { kubeconfig: srv!.kubeconfigPath, ...(input !== undefined ? { input } : {}), timeoutMs: 30_000 });
-}
-
-async function ok(args: string[], input?: string): Promise<string> {
-  const r = await k(args, input);
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
-  return r.stdout;
-}
+const { k, ok } = kubectlFor(() => srv!.kubeconfigPath);
 
 /** kubectl with extra environment (KUBE_EDITOR): the shared helper has no env option. */
 function kEnv(args: string[], env: Record<string, string>): Promise<KubectlResult> {

@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findKubectl, kubectl as run, kubectlBackground, kubectlMissingReason, type KubectlResult } from '../support/kubectl.ts';
+import { findKubectl, kubectlBackground, kubectlFor, kubectlMissingReason } from '../support/kubectl.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startConversionWebhook } from '../support/conversion-webhook.ts';
 
@@ -24,15 +24,7 @@ after(async () => {
   await srv?.stop();
 });
 
-function k(args: string[], input?: string): Promise<KubectlResult> {
-  return run(args, { kubeconfig: srv!.kubeconfigPath, ...(input !== undefined ? { input } : {}), timeoutMs: 30_000 });
-}
-
-async function ok(args: string[], input?: string): Promise<string> {
-  const r = await k(args, input);
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
-  return r.stdout;
-}
+const { k, ok } = kubectlFor(() => srv!.kubeconfigPath);
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition

@@ -5,6 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import assert from 'node:assert/strict';
 
 export interface KubectlResult {
   code: number;
@@ -116,6 +117,25 @@ export function kubectlBackground(args: string[], opts: { kubeconfig: string }) 
     async stop(): Promise<void> {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGTERM');
       await exited;
+    },
+  };
+}
+
+/**
+ * kubectl bound to one kubeconfig (read lazily: tests set it up in `before`): `k` runs and returns the result,
+ * `ok` asserts success and returns stdout.
+ */
+export function kubectlFor(kubeconfig: () => string, timeoutMs = 30_000): {
+  k(args: string[], input?: string): Promise<KubectlResult>;
+  ok(args: string[], input?: string): Promise<string>;
+} {
+  const k = (args: string[], input?: string) => kubectl(args, { kubeconfig: kubeconfig(), ...(input !== undefined ? { input } : {}), timeoutMs });
+  return {
+    k,
+    async ok(args, input) {
+      const r = await k(args, input);
+      assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed (${r.code}):\n${r.stderr}\n${r.stdout}`);
+      return r.stdout;
     },
   };
 }

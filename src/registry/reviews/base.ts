@@ -3,27 +3,10 @@
  * nothing is stored, the answer is computed from the request. Every other verb is 405 as kube-apiserver
  * answers for a storage that implements only rest.Creater. dryRun changes nothing (there is nothing to store).
  */
-import type { KObject, ResourceDef } from '../../api/types.ts';
-import { StatusError } from '../../endpoints/status.ts';
-import type { CachedObject, ObjectWatch } from '../../storage/cacher/types.ts';
-import type { DeleteResult, ListResult, OpContext, RestStorage, WriteParams } from '../rest.ts';
+import type { KObject } from '../../api/types.ts';
+import { CreateOnlyStorage } from '../create-only-storage.ts';
 
-const notAllowed = (): StatusError =>
-  new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
-
-export abstract class ReviewStorage implements RestStorage {
-  constructor(readonly def: ResourceDef) {}
-
-  abstract create(ctx: OpContext, obj: KObject, params: WriteParams): Promise<KObject>;
-
-  get(): Promise<CachedObject> { return Promise.reject(notAllowed()); }
-  list(): Promise<ListResult> { return Promise.reject(notAllowed()); }
-  watch(): Promise<ObjectWatch> { return Promise.reject(notAllowed()); }
-  update(): Promise<{ object: KObject; created: boolean }> { return Promise.reject(notAllowed()); }
-  guaranteedUpdate(): Promise<{ object: KObject; created: boolean }> { return Promise.reject(notAllowed()); }
-  delete(): Promise<DeleteResult> { return Promise.reject(notAllowed()); }
-  deleteCollection(): Promise<KObject[]> { return Promise.reject(notAllowed()); }
-
+export abstract class ReviewStorage extends CreateOnlyStorage {
   /** The answer's envelope: the served apiVersion/kind, the request's metadata (creationTimestamp null as Go writes it). */
   protected envelope(obj: KObject, rest: Record<string, unknown>): KObject {
     const apiVersion = this.def.group ? `${this.def.group}/${this.def.version}` : this.def.version;

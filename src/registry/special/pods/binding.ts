@@ -11,7 +11,7 @@ import type { KObject } from '../../../api/types.ts';
 import { errors, field, StatusError } from '../../../endpoints/status.ts';
 import type { OpContext, RestStorage } from '../../rest.ts';
 import { clone, rfc3339 } from '../../object-utils.ts';
-import { CreateOnlyStorage, successStatus } from './create-only.ts';
+import { CreateOnlyStorage, successStatus } from '../../create-only-storage.ts';
 
 interface BindingTarget { kind?: string; name?: string }
 

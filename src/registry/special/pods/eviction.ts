@@ -17,7 +17,7 @@ import { errors, StatusError } from '../../../endpoints/status.ts';
 import type { DeleteParams, OpContext, RestStorage } from '../../rest.ts';
 import { clone, rfc3339 } from '../../object-utils.ts';
 import { selectorString } from '../scale.ts';
-import { CreateOnlyStorage, successStatus } from './create-only.ts';
+import { CreateOnlyStorage, successStatus } from '../../create-only-storage.ts';
 
 /** kube's MaxDisruptedPodSize: evictions the disruption controller has not confirmed yet, per budget. */
 const MAX_DISRUPTED_PODS = 2000;

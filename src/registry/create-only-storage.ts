@@ -1,11 +1,11 @@
 /**
- * Base for create-only REST that stores nothing of its own (bindings, evictions): every other verb is 405 as
- * kube-apiserver answers for a storage that implements only rest.NamedCreater.
+ * Base for create-only REST that stores nothing of its own (reviews, bindings, evictions): every other verb is
+ * 405 as kube-apiserver answers for a storage that implements only rest.Creater / rest.NamedCreater.
  */
-import type { KObject, ResourceDef } from '../../../api/types.ts';
-import { StatusError } from '../../../endpoints/status.ts';
-import type { CachedObject, ObjectWatch } from '../../../storage/cacher/types.ts';
-import type { DeleteResult, ListResult, OpContext, RestStorage, WriteParams } from '../../rest.ts';
+import type { KObject, ResourceDef } from '../api/types.ts';
+import { StatusError } from '../endpoints/status.ts';
+import type { CachedObject, ObjectWatch } from '../storage/cacher/types.ts';
+import type { DeleteResult, ListResult, OpContext, RestStorage, WriteParams } from './rest.ts';
 
 const notAllowed = (): StatusError =>
   new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
