@@ -26,6 +26,7 @@ import {
   CLEANUP_FINALIZER, CRD_GROUP, CRD_RESOURCE, crdSpec, crdStatus, findCondition, isConditionTrue, rfc3339, setCondition,
   type CrdNames,
 } from './crd.ts';
+import { ConvertingRest } from './converting-rest.ts';
 import { buildCustomResourceDefs, type CrdServingState, type CustomResourceDef } from './resource-def.ts';
 
 /** What the controller needs from the catalog (src/api/catalog.ts `Catalog`). */
@@ -283,10 +284,11 @@ export class CrdController {
       return;
     }
     // Only defs this CRD really serves (never a built-in resource it overlaps: kube's finalizer skips those);
-    // the storage version's store first, since deleting through it needs no conversion webhook.
+    // behind a webhook def, its raw storage-version store, since deleting needs no conversion.
     const ours = served.defs.filter((d) => this.opts.catalog.lookup(d.group, d.version, d.resource) === d);
-    const def = ours.find((d) => !d.crd.webhook) ?? ours[0];
-    const storage = def && this.opts.registry.lookup(def.group, def.version, def.resource);
+    const def = ours[0];
+    const found = def && this.opts.registry.lookup(def.group, def.version, def.resource);
+    const storage = found instanceof ConvertingRest ? found.unconverted : found;
     if (!storage) {
       await terminating('OverlappingBuiltInResource', 'instances overlap with built-in resources in storage', 'False');
       await this.removeFinalizer(name);

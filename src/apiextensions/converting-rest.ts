@@ -1,8 +1,11 @@
 /**
  * Serving a version of a CRD whose conversion strategy is `Webhook`: the objects live in storage in the
- * storage version, read and written through a store of that version (`inner`), and every object crossing
- * this boundary goes through the converter (a ConversionReview to the webhook, src/apiextensions/conversion):
- *   reads (get/list/watch/delete results): storage version → served version;
+ * version they were written in (the storage version of that time), read and written through a raw store of
+ * the current storage version (`inner`, no apiVersion rewrite), and every object crossing this boundary goes
+ * through the converter (a ConversionReview to the webhook, src/apiextensions/conversion) unless it already
+ * is in the wanted version — by its own apiVersion, as kube converts:
+ *   reads (get/list/watch/delete results): stored version → served version, then pruned (metadata coerced)
+ *   and defaulted in the served version (kube's schemaCoercingConverter and defaulting decoder);
  *   writes (create/update/patch): served version → storage version, and the result back.
  * Conversion failures surface as the converter's 500 with the webhook's message. Watch events keep their
  * order (conversions are chained). As in kube, every GET and LIST asks the webhook; watch events are converted
@@ -31,12 +34,32 @@ export class ConvertingRest implements RestStorage {
     this.storedApi = `${inner.def.group}/${inner.def.version}`;
   }
 
-  private toServed(o: KObject): Promise<KObject> {
-    return this.converter.convert(o, this.servedApi);
+  /** The raw storage-version store (no conversion): the CRD finalizer deletes instances through it. */
+  get unconverted(): RestStorage {
+    return this.inner;
   }
 
-  private toStored(o: KObject): Promise<KObject> {
-    return this.converter.convert(o, this.storedApi);
+  /** A converted object as `custom`'s version serves it: pruned (metadata coerced), then defaulted. */
+  private finish(o: KObject, defaults: boolean, custom = this.def.custom as CustomResourceVersion | undefined): KObject {
+    const out = structuredClone(o) as KObject;
+    if (custom) {
+      custom.prune(out);
+      if (defaults) custom.applyDefaults(out);
+    }
+    return out;
+  }
+
+  private async toServed(o: KObject): Promise<KObject> {
+    return this.finish(await this.converter.convert(o, this.servedApi), true);
+  }
+
+  private async toStored(o: KObject): Promise<KObject> {
+    return this.finish(await this.converter.convert(o, this.storedApi), false, this.inner.def.custom as CustomResourceVersion | undefined);
+  }
+
+  private async manyToServed(objs: readonly KObject[]): Promise<KObject[]> {
+    if (objs.length === 0) return [];
+    return (await this.converter.convertMany(objs, this.servedApi)).map((o) => this.finish(o, true));
   }
 
   /** The served version's schema on a write: prune, default, validate (422 naming the served kind). */
@@ -76,7 +99,7 @@ export class ConvertingRest implements RestStorage {
   async list(ctx: OpContext, params: ListParams): Promise<ListResult> {
     const res = await this.inner.list(ctx, params);
     // One review for the whole page (kube converts a list in one call).
-    const converted = res.items.length ? await this.converter.convertMany(res.items.map((c) => c.object), this.servedApi) : [];
+    const converted = await this.manyToServed(res.items.map((c) => c.object));
     const items = res.items.map((c, i): CachedObject => ({ key: c.key, kv: c.kv, object: Object.freeze(converted[i]!), attrs: c.attrs, encoded: new Map() }));
     return { ...res, items };
   }
@@ -153,6 +176,6 @@ export class ConvertingRest implements RestStorage {
 
   async deleteCollection(ctx: OpContext, list: ListParams, params: DeleteParams): Promise<KObject[]> {
     const items = await this.inner.deleteCollection(ctx, list, params);
-    return this.converter.convertMany(items, this.servedApi);
+    return this.manyToServed(items);
   }
 }

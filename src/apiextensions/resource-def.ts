@@ -32,11 +32,18 @@ export interface CustomResourceDef extends ResourceDef {
   custom: CustomResourceVersion;
   crd: {
     name: string; uid: string; generation: number; scale?: CrdScale; state: CrdServingState; schema?: Record<string, unknown>;
-    /** Around storage: apiVersion rewrite (conversion strategy None) and schema defaults on read. */
+    /**
+     * Around storage: apiVersion rewrite (conversion strategy None) and schema defaults on read. For the raw
+     * storage-version def behind a webhook def, the identity (each object keeps its own stored apiVersion).
+     */
     converter: VersionConverter;
-    /** Webhook conversion for a version other than the storage one: served through src/apiextensions/converting-rest.ts. */
+    /**
+     * Webhook conversion: every version of a `Webhook` CRD (the storage version too, since objects written
+     * before a storage-version change keep their old apiVersion) is served through
+     * src/apiextensions/converting-rest.ts, converting each object by its own apiVersion.
+     */
     webhook?: CrdConverter;
-    /** The storage version's def (built even when that version is not served) for `webhook` serving. */
+    /** The storage version's raw def (built even when that version is not served) for `webhook` serving. */
     storageDef?: CustomResourceDef;
   };
 }
@@ -152,8 +159,17 @@ function noneConverter(group: string, served: string, stored: string, custom: Cu
   };
 }
 
-/** The def serving (or, for the storage version, storing) one version of an established CRD. */
-function versionDef(crd: KObject, v: CrdVersion, state: CrdServingState, converter: CrdConverter | undefined): CustomResourceDef {
+/**
+ * The storage side of webhook serving: objects as stored, whatever apiVersion they were written in (the
+ * converting store sends the ones not in the wanted version to the webhook), and written as given.
+ */
+const RAW_CONVERTER: VersionConverter = { toStorage: (o) => o, fromStorage: (o) => o };
+
+/**
+ * The def serving (or, for the storage version, storing) one version of an established CRD. `raw`: the
+ * storage-version def a webhook def stores through (no apiVersion rewrite, no defaulting on read).
+ */
+function versionDef(crd: KObject, v: CrdVersion, state: CrdServingState, converter: CrdConverter | undefined, raw = false): CustomResourceDef {
   const spec: CrdSpec = crdSpec(crd);
   const accepted = crdStatus(crd).acceptedNames ?? {};
   const plural = accepted.plural || spec.names.plural;
@@ -163,7 +179,7 @@ function versionDef(crd: KObject, v: CrdVersion, state: CrdServingState, convert
   if (v.subresources?.status) subresources.push({ name: 'status', verbs: SUB_VERBS });
   if (v.subresources?.scale) subresources.push({ name: 'scale', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUB_VERBS });
   const custom = customResourceVersion(crd, v.name);
-  const webhook = converter?.strategy === 'Webhook' && storage !== v.name;
+  const webhook = converter?.strategy === 'Webhook';
   const def: CustomResourceDef = {
     group: spec.group,
     version: v.name,
@@ -180,7 +196,7 @@ function versionDef(crd: KObject, v: CrdVersion, state: CrdServingState, convert
     custom,
     crd: {
       name: crd.metadata.name ?? '', uid: crd.metadata.uid ?? '', generation: crd.metadata.generation ?? 0, state,
-      converter: noneConverter(spec.group, v.name, storage, custom),
+      converter: raw ? RAW_CONVERTER : noneConverter(spec.group, v.name, storage, custom),
       ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
       ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
     },
@@ -188,7 +204,7 @@ function versionDef(crd: KObject, v: CrdVersion, state: CrdServingState, convert
   if (webhook) {
     def.crd.webhook = converter;
     const sv = spec.versions.find((x) => x.name === storage);
-    if (sv) def.crd.storageDef = versionDef(crd, sv, state, undefined);
+    if (sv) def.crd.storageDef = versionDef(crd, sv, state, undefined, true);
   }
   if (storage !== v.name) def.storageVersion = storage;
   const shortNames = accepted.shortNames ?? spec.names.shortNames;
