@@ -85,3 +85,11 @@ void test('auth can-i --list shows the rules the authorizers list', { skip }, as
   assert.equal(d.code, 0, d.stderr);
   assert.deepEqual(d.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/)), [['Resources', 'Non-Resource', 'URLs', 'Resource', 'Names', 'Verbs']]);
 });
+
+void test('auth whoami while impersonating: repeated --as-group values stay separate groups', { skip }, async () => {
+  const r = await k(allowKc, ['auth', 'whoami', '-o', 'json', '--as=bob', '--as-group=a', '--as-group=b']);
+  assert.equal(r.code, 0, r.stderr);
+  const info = JSON.parse(r.stdout).status.userInfo;
+  assert.equal(info.username, 'bob');
+  assert.deepEqual(info.groups, ['a', 'b', 'system:authenticated']);
+});

@@ -44,10 +44,24 @@ function splitServiceAccount(user: string): { namespace: string; name: string } 
   return { namespace, name };
 }
 
-function all(headers: IncomingHttpHeaders, name: string): string[] {
+/** Header values by lower-case name; repeated headers stay separate values. */
+export type DistinctHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+function all(headers: DistinctHeaders, name: string): string[] {
   const v = headers[name];
   if (v === undefined) return [];
-  return Array.isArray(v) ? v : [v];
+  return Array.isArray(v) ? [...v] : [v as string];
+}
+
+/**
+ * Every header line as its own value (Node joins repeated headers with ", " in `req.headers`, which would turn
+ * `Impersonate-Group: a` + `Impersonate-Group: b` into one group "a, b").
+ */
+export function distinctHeaders(raw: readonly string[] | undefined, joined: IncomingHttpHeaders): DistinctHeaders {
+  if (!raw) return joined;
+  const out: Record<string, string[]> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) (out[raw[i]!.toLowerCase()] ??= []).push(raw[i + 1]!);
+  return out;
 }
 
 function unescapeExtraKey(k: string): string {
@@ -64,7 +78,7 @@ function goRef(p: Piece): string {
 }
 
 /** The impersonation pieces a request asks for (empty = no impersonation). Throws 400 for pieces without a user. */
-export function impersonationRequests(headers: IncomingHttpHeaders): Piece[] {
+export function impersonationRequests(headers: DistinctHeaders): Piece[] {
   const out: Piece[] = [];
   const user = all(headers, USER)[0] ?? '';
   if (user) {
@@ -95,8 +109,9 @@ export function impersonationRequests(headers: IncomingHttpHeaders): Piece[] {
 export function withImpersonation(next: ServerHandler, deps: { authorizer: Authorizer }): ServerHandler {
   return async function impersonation(ctx) {
     let pieces: Piece[];
+    const headers = distinctHeaders(ctx.req.rawHeaders, ctx.req.headers);
     try {
-      pieces = impersonationRequests(ctx.req.headers);
+      pieces = impersonationRequests(headers);
     } catch (err) {
       respondError(ctx, err);
       return;
@@ -105,7 +120,7 @@ export function withImpersonation(next: ServerHandler, deps: { authorizer: Autho
       await next(ctx);
       return;
     }
-    const groupsSpecified = all(ctx.req.headers, GROUP).length > 0;
+    const groupsSpecified = all(headers, GROUP).length > 0;
     let username = '';
     let groups: string[] = [];
     const extra: Record<string, string[]> = {};
