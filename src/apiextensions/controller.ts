@@ -27,7 +27,7 @@ import {
   type CrdNames,
 } from './crd.ts';
 import { ConvertingRest } from './converting-rest.ts';
-import { buildCustomResourceDefs, type CrdServingState, type CustomResourceDef } from './resource-def.ts';
+import { buildCustomResourceDefs, buildInstanceDeleterDef, type CrdServingState, type CustomResourceDef } from './resource-def.ts';
 
 /** What the controller needs from the catalog (src/api/catalog.ts `Catalog`). */
 export interface CrdCatalog {
@@ -73,6 +73,11 @@ export class CrdController {
   private readonly written = new Map<string, { rv: string; names: Names }>();
   /** When instance deletion began per terminating CRD (for the InstanceDeletionCheck condition). */
   private readonly deletionStarted = new Map<string, number>();
+  /**
+   * Storage-version defs put into the catalog only to delete a terminating CRD's instances when none of its
+   * versions is served (or its defs could not be built): instances may still be stored.
+   */
+  private readonly deleters = new Map<string, CustomResourceDef>();
   private readonly storage: RestStorage;
   private readonly now: () => Date;
 
@@ -183,6 +188,7 @@ export class CrdController {
     const crd = this.informer.get('', name);
     if (!crd) {
       this.unserve(name);
+      this.dropDeleter(name);
       this.written.delete(name);
       this.deletionStarted.delete(name);
       return;
@@ -278,15 +284,17 @@ export class CrdController {
     const terminating = (reason: string, message: string, status: 'True' | 'False' = 'True') => this.writeStatus(name, (cur) => {
       setCondition(cur, { type: 'Terminating', status, reason, message }, now);
     });
-    if (!isConditionTrue(crd, 'Established') || !served || !served.defs.length) {
+    // Never established: no instance could have been created.
+    if (!isConditionTrue(crd, 'Established')) {
       await terminating('NeverEstablished', 'resource was never established', 'False');
       await this.removeFinalizer(name);
       return;
     }
     // Only defs this CRD really serves (never a built-in resource it overlaps: kube's finalizer skips those);
-    // behind a webhook def, its raw storage-version store, since deleting needs no conversion.
-    const ours = served.defs.filter((d) => this.opts.catalog.lookup(d.group, d.version, d.resource) === d);
-    const def = ours[0];
+    // behind a webhook def, its raw storage-version store, since deleting needs no conversion. With no
+    // served def at all, instances may still be stored: the storage version's def deletes them.
+    const ours = (served?.defs ?? []).filter((d) => this.opts.catalog.lookup(d.group, d.version, d.resource) === d);
+    const def = served?.defs.length ? ours[0] : this.deleterFor(crd, served?.state ?? { terminating: true });
     const found = def && this.opts.registry.lookup(def.group, def.version, def.resource);
     const storage = found instanceof ConvertingRest ? found.unconverted : found;
     if (!storage) {
@@ -316,7 +324,30 @@ export class CrdController {
     }
     await terminating('InstanceDeletionCompleted', 'removed all instances', 'False');
     this.deletionStarted.delete(name);
+    this.dropDeleter(name);
     await this.removeFinalizer(name);
+  }
+
+  /** The storage version's def in the catalog for deleting instances (undefined: a built-in holds its place). */
+  private deleterFor(crd: KObject, state: CrdServingState): CustomResourceDef | undefined {
+    const name = crd.metadata.name ?? '';
+    const have = this.deleters.get(name);
+    if (have && this.opts.catalog.lookup(have.group, have.version, have.resource) === have) return have;
+    state.terminating = true; // creates stay refused while it is in the catalog
+    const def = buildInstanceDeleterDef(crd, state);
+    if (!def) return undefined;
+    const existing = this.opts.catalog.lookup(def.group, def.version, def.resource);
+    if (existing && !existing.custom) return undefined;
+    this.opts.catalog.add(def, { group: def.group, version: def.version });
+    this.deleters.set(name, def);
+    return def;
+  }
+
+  private dropDeleter(name: string): void {
+    const d = this.deleters.get(name);
+    if (!d) return;
+    this.deleters.delete(name);
+    if (this.opts.catalog.lookup(d.group, d.version, d.resource) === d) this.opts.catalog.remove(d);
   }
 
   private async removeFinalizer(name: string): Promise<void> {

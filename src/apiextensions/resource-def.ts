@@ -218,6 +218,25 @@ function versionDef(crd: KObject, v: CrdVersion, state: CrdServingState, convert
   return def;
 }
 
+/**
+ * The storage version's raw def (served or not), for deleting a terminating CRD's instances whatever version
+ * they were written in (kube's finalizer uses the storage version's store). A schema the engine cannot build
+ * is left out: deleting needs none.
+ */
+export function buildInstanceDeleterDef(crd: KObject, state: CrdServingState): CustomResourceDef | undefined {
+  const spec = crdSpec(crd);
+  const name = storageVersionOf(spec);
+  const v = spec.versions.find((x) => x.name === name);
+  if (!v) return undefined;
+  try {
+    return versionDef(crd, v, state, undefined, true);
+  } catch {
+    const bare = structuredClone(crd) as KObject;
+    for (const x of crdSpec(bare).versions) delete x.schema;
+    return versionDef(bare, { ...v, schema: undefined }, state, undefined, true);
+  }
+}
+
 /** Defs for every served version of an established CRD (the storage prefix is shared by all of them). */
 export function buildCustomResourceDefs(crd: KObject, state: CrdServingState): CustomResourceDef[] {
   const converter = crdConverter(crd);
