@@ -170,3 +170,22 @@ void test('system:masters writes anything', async () => {
   assert.equal((await srv.request('POST', `${RBAC}/clusterroles`, { body: clusterRole('everything', [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }, { nonResourceURLs: ['*'], verbs: ['*'] }]) })).status, 201);
   assert.equal((await srv.request('POST', `${RBAC}/clusterrolebindings`, { body: clusterRoleBinding('ghost-binding', { kind: 'ClusterRole', name: 'does-not-exist' }, [user('x')]) })).status, 201);
 });
+
+void test('bindings without roleRef.apiGroup (and with empty subject apiGroups) are defaulted as kube does, then checked', async () => {
+  const body = {
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'no-group' },
+    roleRef: { kind: 'ClusterRole', name: 'cm-getter' },
+    subjects: [{ kind: 'User', apiGroup: '', name: 'carol' }, { kind: 'ServiceAccount', name: 'default', namespace: 'e1' }],
+  };
+  const r = await srv.request('POST', `${RBAC}/namespaces/e1/rolebindings`, { body });
+  assert.equal(r.status, 201, r.text);
+  assert.equal(r.json().roleRef.apiGroup, 'rbac.authorization.k8s.io');
+  assert.deepEqual(r.json().subjects.map((s: { apiGroup?: string }) => s.apiGroup), ['rbac.authorization.k8s.io', undefined]);
+  // bob holds configmaps get in e1, so he may bind cm-getter there even without the apiGroup; not a role he lacks.
+  const bob = await srv.request('POST', `${RBAC}/namespaces/e1/rolebindings`, { user: as('bob'), body: { ...body, metadata: { name: 'bob-no-group' } } });
+  assert.equal(bob.status, 201, bob.text);
+  assert.equal((await srv.request('POST', `${RBAC}/clusterroles`, { body: clusterRole('pod-deleter', [{ apiGroups: [''], resources: ['pods'], verbs: ['delete'] }]) })).status, 201);
+  assertStatus(await srv.request('POST', `${RBAC}/namespaces/e1/rolebindings`, {
+    user: as('bob'), body: { ...body, metadata: { name: 'bob-pods' }, roleRef: { kind: 'ClusterRole', name: 'pod-deleter' } },
+  }), 403, 'Forbidden');
+});

@@ -141,8 +141,8 @@ export class RbacGuard implements RestStorage {
   private bindingAuthorized(user: UserInfo, ref: RoleRef, namespace: string): Promise<boolean> | boolean {
     const resource = ref.kind === 'ClusterRole' ? 'clusterroles' : ref.kind === 'Role' ? 'roles' : undefined;
     if (!resource) return false;
-    // kube asks with the roleRef's own apiGroup (validation later insists on rbac.authorization.k8s.io).
-    return this.allowed(user, { verb: 'bind', apiGroup: ref.apiGroup ?? '', apiVersion: '', resource, name: ref.name, namespace });
+    // kube asks with the roleRef's apiGroup after defaulting (empty reads as rbac.authorization.k8s.io).
+    return this.allowed(user, { verb: 'bind', apiGroup: ref.apiGroup || 'rbac.authorization.k8s.io', apiVersion: '', resource, name: ref.name, namespace });
   }
 
   /** kube's ConfirmNoEscalation: the caller's rules at ctx.namespace must cover `rules`; returns those rules. */

@@ -11,13 +11,20 @@ export const withStatusGen = statusStrategy({ status: true, generation: true });
 export const withStatusGenCOU = statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true });
 export const genCOU = statusStrategy({ generation: true, allowCreateOnUpdate: true });
 
-/** RBAC bindings: create-on-update, and SetDefaults_Subject (User and Group subjects belong to the RBAC group). */
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+
+/**
+ * RBAC bindings: create-on-update, and kube's SetDefaults_RoleBinding / SetDefaults_Subject: an empty roleRef
+ * apiGroup is the RBAC group, as are empty User and Group subject apiGroups.
+ */
 export const rbacBinding = statusStrategy({ allowCreateOnUpdate: true }, {
   defaults(o) {
+    const ref = o['roleRef'];
+    if (ref && typeof ref === 'object' && !Array.isArray(ref) && !(ref as Record<string, unknown>)['apiGroup']) (ref as Record<string, unknown>)['apiGroup'] = RBAC_GROUP;
     for (const s of Array.isArray(o['subjects']) ? (o['subjects'] as unknown[]) : []) {
       if (!s || typeof s !== 'object') continue;
       const subj = s as Record<string, unknown>;
-      if ((subj['kind'] === 'User' || subj['kind'] === 'Group') && subj['apiGroup'] === undefined) subj['apiGroup'] = 'rbac.authorization.k8s.io';
+      if ((subj['kind'] === 'User' || subj['kind'] === 'Group') && !subj['apiGroup']) subj['apiGroup'] = RBAC_GROUP;
     }
   },
 });
