@@ -70,7 +70,14 @@ export function bootstrapTokenAuthenticator(o: BootstrapTokenOptions): TokenAuth
       if (!m) return undefined;
       const [, id, tokenSecret] = m as unknown as [string, string, string];
       const name = BOOTSTRAP_SECRET_PREFIX + id;
-      const secret = await o.getSecret(name);
+      let secret: Awaited<ReturnType<typeof o.getSecret>>;
+      try {
+        secret = await o.getSecret(name);
+      } catch (err) {
+        // kube's authenticator logs a lister failure and refuses the token (401), never a 500.
+        log(`Bootstrap secret ${BOOTSTRAP_NAMESPACE}/${name} could not be read: ${(err as Error)?.message ?? String(err)}`);
+        return undefined;
+      }
       const refuse = (why: string): undefined => {
         log(`Bootstrap secret ${BOOTSTRAP_NAMESPACE}/${name} ${why}`);
         return undefined;
