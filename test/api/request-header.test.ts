@@ -8,10 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { IncomingMessage } from 'node:http';
 import { startTestServer, type Caller, type TestServer } from '../support/server.ts';
 import { createCa, issue, type Issued } from '../../src/server/certs.ts';
-import { authRequestOf } from '../../src/server/filters/authentication.ts';
 
 let dir = '';
 let srv: TestServer;

@@ -1,18 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCa } from '../../server/certs.ts';
-import { compileCel } from '../../cel/index.ts';
 import { ConfigDecodeError, decodeAuthenticationConfiguration, oidcFlagsToJwtAuthenticator, type AuthenticationConfiguration } from './config.ts';
 import { aggregate, validateAuthenticationConfiguration } from './validate.ts';
-
-function celWorks(): boolean {
-  try {
-    compileCel('1 + 1', { profile: 'authentication', variables: {} });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const doc = (jwt: unknown[], extra: Record<string, unknown> = {}): string =>
   JSON.stringify({ apiVersion: 'apiserver.config.k8s.io/v1beta1', kind: 'AuthenticationConfiguration', jwt, ...extra });
