@@ -21,6 +21,7 @@ import {
 import { field, FieldError } from '../../endpoints/status.ts';
 import { parseFieldPath } from '../schema/schema-checks.ts';
 import { childPath, indexPath, isObject, jsonEqual, keyPath, type JSONSchemaProps, type Structural, type ValidationRule } from '../schema/types.ts';
+import { itemIndex } from '../schema/value-validation.ts';
 
 const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
 
@@ -255,12 +256,10 @@ class Validator implements RuleValidator {
     } else if (Array.isArray(v) && n.items) {
       const oldList = old !== undefined && Array.isArray(old.value) ? old.value : undefined;
       const keys = n.schema.listType === 'map' ? n.schema.listMapKeys ?? [] : undefined;
+      // One index of the old list (not a search per item: quadratic on long lists).
+      const correlate = oldList && keys ? itemIndex(oldList, keys) : undefined;
       v.forEach((item, i) => {
-        let co: { value: unknown } | undefined;
-        if (oldList && keys && isObject(item)) {
-          const hit = oldList.find((o) => isObject(o) && keys.every((k) => jsonEqual(o[k], item[k])));
-          if (hit !== undefined) co = { value: hit };
-        }
+        const co = correlate && isObject(item) ? correlate(item) : undefined;
         this.walk(n.items!, item, co, indexPath(path, i), errs, budget, unchanged);
       });
     }

@@ -195,8 +195,9 @@ function validateNode(v: unknown, s: JSONSchemaProps, path: string, old: Correla
     if (isObject(s.items)) {
       const items = s.items as JSONSchemaProps;
       const oldList = old !== undefined && Array.isArray(old.value) ? old.value : undefined;
+      const correlate = oldList ? listCorrelator(s, oldList) : undefined;
       v.forEach((item, i) => {
-        validateNode(item, items, `${path}[${i}]`, oldList ? correlateItem(s, item, oldList) : undefined, errs);
+        validateNode(item, items, `${path}[${i}]`, correlate?.(item), errs);
       });
     }
   }
@@ -275,17 +276,32 @@ export function stableKey(x: unknown): string {
   return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${stableKey(o[k])}`).join(',')}}`;
 }
 
-/** The old list item correlated with `item`: by map keys for listType=map, by equality for sets. */
-export function correlateItem(list: JSONSchemaProps, item: unknown, oldList: unknown[]): Correlated | undefined {
+/**
+ * Correlates new list items with old ones on update (by map keys for listType=map, by equality for sets):
+ * one index of the old list, built once per list, so correlating n items costs O(n) and not O(n²). The first
+ * old item with a key wins (as a linear search would find it).
+ */
+export function listCorrelator(list: JSONSchemaProps, oldList: readonly unknown[]): (item: unknown) => Correlated | undefined {
   const lt = list['x-kubernetes-list-type'];
-  if (lt === 'map' && isObject(item)) {
-    const keys = list['x-kubernetes-list-map-keys'] ?? [];
-    const hit = oldList.find((o) => isObject(o) && keys.every((k) => jsonEqual(o[k], item[k])));
-    return hit === undefined ? undefined : { value: hit };
+  if (lt !== 'map' && lt !== 'set') return () => undefined;
+  const keys = lt === 'map' ? list['x-kubernetes-list-map-keys'] ?? [] : undefined;
+  return itemIndex(oldList, keys);
+}
+
+/** An index of `oldList` by map keys (`keys`) or, for sets (`keys` undefined), by the whole item. */
+export function itemIndex(oldList: readonly unknown[], keys: readonly string[] | undefined): (item: unknown) => Correlated | undefined {
+  const keyOf = (o: unknown): string | undefined => {
+    if (keys === undefined) return stableKey(o);
+    if (!isObject(o)) return undefined;
+    return keys.map((k) => stableKey(o[k])).join('\u0000');
+  };
+  const index = new Map<string, unknown>();
+  for (const o of oldList) {
+    const k = keyOf(o);
+    if (k !== undefined && !index.has(k)) index.set(k, o);
   }
-  if (lt === 'set') {
-    const hit = oldList.find((o) => jsonEqual(o, item));
-    return hit === undefined ? undefined : { value: hit };
-  }
-  return undefined;
+  return (item) => {
+    const k = keyOf(item);
+    return k !== undefined && index.has(k) ? { value: index.get(k) } : undefined;
+  };
 }
