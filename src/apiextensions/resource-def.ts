@@ -142,8 +142,9 @@ function crStrategy(custom: CustomResourceVersion, hasStatus: boolean, state: Cr
 }
 
 /**
- * kube's None conversion (only apiVersion changes) plus defaulting on read: objects read from storage get the
- * served version's schema defaults (kube defaults on decode). The cached object is frozen: default a copy.
+ * kube's None conversion (only apiVersion changes) plus pruning and defaulting on read, as kube's decoder
+ * does: objects read from storage lose the fields the served version's schema no longer specifies (silently:
+ * nothing is reported on read), then get its defaults. The cached object is frozen: work on a copy.
  */
 function noneConverter(group: string, served: string, stored: string, custom: CustomResourceVersion): VersionConverter {
   const servedApi = `${group}/${served}`;
@@ -153,6 +154,7 @@ function noneConverter(group: string, served: string, stored: string, custom: Cu
     fromStorage: (o) => {
       const out = structuredClone(o) as KObject;
       out.apiVersion = servedApi;
+      custom.prune(out);
       custom.applyDefaults(out);
       return out;
     },
