@@ -29,10 +29,12 @@ function convert(o: J, to: string): J {
   }
   // A careless webhook: a field no version's schema knows, which serving must prune.
   spec.webhookJunk = 'x';
+  if (spec.template) spec.template = { ...spec.template, metadata: { ...(spec.template.metadata ?? {}), bogus: 1 } };
   return { ...o, apiVersion: to, spec };
 }
 
-const schema = (field: string) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { [field]: { type: 'string' }, replicas: { type: 'integer' } } } } } });
+const template = { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true };
+const schema = (field: string) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { [field]: { type: 'string' }, replicas: { type: 'integer' }, template } } } } });
 
 function crd(storage: 'v1' | 'v2'): J {
   return {
@@ -89,4 +91,22 @@ void test('objects stored in the old version go through the webhook after the st
   assert.equal(first.object.apiVersion, 'storagever.example.com/v2');
   assert.equal(first.object.spec.schedule, '1 1 * * *');
   assert.equal(first.object.spec.webhookJunk, undefined);
+});
+
+void test('what the webhook returns is pruned and its embedded metadata coerced in the served version', async () => {
+  const body = {
+    apiVersion: 'storagever.example.com/v1', kind: 'CronTab', metadata: { name: 'junk' },
+    spec: { cronSpec: '2 2 * * *', template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, extra: true } },
+  };
+  // Written through v1 (converted to the storage version v2), read back through both versions.
+  const c = await srv.request('POST', V1, { body });
+  assert.equal(c.status, 201, c.text);
+  const want = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, extra: true };
+  assert.deepEqual(c.json().spec, { cronSpec: '2 2 * * *', template: want });
+  for (const [base, field] of [[V1, 'cronSpec'], [V2, 'schedule']] as const) {
+    const g = (await srv.request('GET', `${base}/junk`)).json();
+    assert.deepEqual(g.spec, { [field]: '2 2 * * *', template: want }, base);
+    const l = (await srv.request('GET', base)).json();
+    assert.deepEqual(l.items.find((i: J) => i.metadata.name === 'junk')?.spec, { [field]: '2 2 * * *', template: want }, base);
+  }
 });
