@@ -199,9 +199,13 @@ export class CrdController {
     const statusChanged = JSON.stringify(desired['status']) !== JSON.stringify(crd['status']);
     if (isConditionTrue(desired, 'Established')) this.serve(desired);
     if (statusChanged) {
-      await this.writeStatus(name, (cur) => {
+      const before = this.acceptedNamesOf(crd);
+      const written = await this.writeStatus(name, (cur) => {
         this.computeNames(cur, now);
       });
+      // Names this CRD gave up may be what another CRD of the group waits for (kube's naming controller
+      // requeues the whole group after a status update).
+      if (written && !sameNames(before, crdStatus(written).acceptedNames ?? {})) this.requeueGroup(crdSpec(crd).group, name);
       return; // the informer brings the update back
     }
     if (crd.metadata.deletionTimestamp && (crd.metadata.finalizers ?? []).includes(CLEANUP_FINALIZER)) await this.finalize(crd);
