@@ -18,7 +18,7 @@
 import type { CustomResourceSupport, KObject } from '../../api/types.ts';
 import type { StructNode } from '../../apply/schema-view.ts';
 import type { SchemaNode as ScanNode } from '../../endpoints/negotiation/json-scan.ts';
-import { FieldError } from '../../endpoints/status.ts';
+import { field, FieldError } from '../../endpoints/status.ts';
 import { compileRules, type RuleValidator } from '../cel-rules/index.ts';
 import { applyDefaults, pruneNonNullableNulls } from './default.ts';
 import { validateListTypes } from './listtype.ts';
@@ -29,7 +29,7 @@ import { checkSchema } from './schema-checks.ts';
 import { subtreeHas, toStructural } from './structural.ts';
 import { validateStructural } from './structural-validation.ts';
 import { cloneJson, isObject, jsonEqual, type JSONSchemaProps, type Structural } from './types.ts';
-import { underPath, validateValue } from './value-validation.ts';
+import { TypeInvalidError, underPath, validateValue } from './value-validation.ts';
 import { applyRootOf, strictRootOf } from './views.ts';
 
 export type { JSONSchemaProps, Structural, ValidationRule } from './types.ts';
@@ -152,6 +152,24 @@ function validateDefaults(s: Structural, path: string, isRoot: boolean): FieldEr
   return errs;
 }
 
+const BLOCKING: ReadonlySet<FieldError['type']> = new Set(['FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueNotSupported']);
+
+/**
+ * kube's hasBlockingErr: a type, required, too long, too many or not-supported error means the value is not
+ * what the rules were compiled for, so CEL rules are not run; this cause says so instead.
+ */
+function blockingCause(errs: readonly FieldError[]): FieldError | undefined {
+  if (!errs.some((e) => e instanceof TypeInvalidError || BLOCKING.has(e.type))) return undefined;
+  return field.invalid('<nil>', 'null', 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation');
+}
+
+/** The schema's errors, then the CEL rules' (or, after blocking errors, the cause saying they were skipped). */
+function withRules(errs: FieldError[], rules: RuleValidator | undefined, o: KObject, old: KObject | undefined): FieldError[] {
+  if (!rules) return errs;
+  const blocked = blockingCause(errs);
+  return blocked ? [...errs, blocked] : [...errs, ...rules.validate(o, old)];
+}
+
 /** A synthetic root with one property `x` of schema `s`, so the pruner treats `s` as a nested node. */
 function wrap(s: Structural): Structural {
   return {
@@ -232,7 +250,7 @@ export function buildCustomResourceVersion(crd: KObject, version: string): Custo
       return paths;
     },
     validate(o: KObject, old: KObject | undefined): FieldError[] {
-      return [...schemaErrors(o, old), ...(rules ? rules.validate(o, old) : [])];
+      return withRules(schemaErrors(o, old), rules, o, old);
     },
     validateStatus(o: KObject, old: KObject | undefined): FieldError[] {
       const errs: FieldError[] = [];
@@ -242,8 +260,7 @@ export function buildCustomResourceVersion(crd: KObject, version: string): Custo
         errs.push(...underPath(validateValue(o['status'], statusSchema, '', oldStatus), 'status'));
       }
       if (structural) errs.push(...validateListTypes(o, structural));
-      if (rules) errs.push(...rules.validate(o, old));
-      return errs;
+      return withRules(errs, rules, o, old);
     },
     openapiV3: () => docFor('v3'),
     openapiV2: () => docFor('v2'),
