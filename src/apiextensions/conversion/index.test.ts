@@ -72,6 +72,13 @@ describe('Webhook conversion', () => {
     assert.equal(review.request.objects.length, 1);
   });
 
+  it('accepts replies larger than the generic webhook client\'s 3 MiB default', async () => {
+    mode = 'ok';
+    const big = 'x'.repeat(4 * 1024 * 1024);
+    const out = await conv().convert(cr('stable.example.com/v1', { cronSpec: big }), 'stable.example.com/v2');
+    assert.equal((out['spec'] as { schedule: string }).schedule.length, big.length);
+  });
+
   it('skips objects already in the desired version and converts lists in one review', async () => {
     mode = 'ok';
     const n = wh.reviews.length;

@@ -42,6 +42,13 @@ const obj = (v: unknown): J => (v !== null && typeof v === 'object' && !Array.is
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * The smallest reply size limit: kube's conversion client sets none, and a reply carries every object of a
+ * list page (each up to etcd's 1.5 MiB), so webhook's 3 MiB default is far too small. Replies to large
+ * requests may be twice the request's size (converted objects can grow).
+ */
+export const MIN_CONVERSION_REPLY_BYTES = 64 * 1024 * 1024;
+
 let defaultServiceResolver: ConverterDeps['resolveService'];
 
 /**
@@ -119,7 +126,8 @@ export function createCrdConverter(crd: KObject, deps: ConverterDeps = {}): CrdC
     let url = '';
     try {
       url = withTimeoutParam(await targetUrl(), timeoutMs);
-      reply = await postJson({ url, ...(caBundle ? { caPem: caBundle } : {}), timeoutMs, body: request });
+      const maxResponseBytes = Math.max(MIN_CONVERSION_REPLY_BYTES, 2 * Buffer.byteLength(JSON.stringify(request)));
+      reply = await postJson({ url, ...(caBundle ? { caPem: caBundle } : {}), timeoutMs, body: request, maxResponseBytes });
     } catch (e) {
       if (e instanceof StatusError) throw e;
       return fail(`conversion webhook for ${gvk} failed: ${e instanceof Error ? e.message : String(e)}`);
