@@ -26,6 +26,8 @@ const MAX_PENDING_EVENTS = 1000;
 
 export class ConvertingRest implements RestStorage {
   private readonly views = new WeakMap<CachedObject, Promise<CachedObject>>();
+  /** Stored objects already in the served version (no webhook): pruned and defaulted once per revision. */
+  private readonly local = new WeakMap<CachedObject, CachedObject>();
   private readonly servedApi: string;
   private readonly storedApi: string;
 
@@ -79,7 +81,21 @@ export class ConvertingRest implements RestStorage {
     return ctx.subresource !== 'scale';
   }
 
+  private localView(c: CachedObject): CachedObject {
+    let v = this.local.get(c);
+    if (!v) {
+      v = { key: c.key, kv: c.kv, object: Object.freeze(this.finish(c.object, true)), attrs: c.attrs, encoded: new Map() };
+      this.local.set(c, v);
+    }
+    return v;
+  }
+
+  private isServed(c: CachedObject): boolean {
+    return c.object.apiVersion === this.servedApi;
+  }
+
   private view(c: CachedObject): Promise<CachedObject> {
+    if (this.isServed(c)) return Promise.resolve(this.localView(c));
     let v = this.views.get(c);
     if (!v) {
       v = this.toServed(c.object).then((object) => ({ key: c.key, kv: c.kv, object: Object.freeze(object), attrs: c.attrs, encoded: new Map() }));
@@ -93,14 +109,18 @@ export class ConvertingRest implements RestStorage {
   async get(ctx: OpContext, name: string, params: GetParams): Promise<CachedObject> {
     const c = await this.inner.get(ctx, name, params);
     if (!this.converts(ctx)) return c;
+    if (this.isServed(c)) return this.localView(c);
     return { key: c.key, kv: c.kv, object: Object.freeze(await this.toServed(c.object)), attrs: c.attrs, encoded: new Map() };
   }
 
   async list(ctx: OpContext, params: ListParams): Promise<ListResult> {
     const res = await this.inner.list(ctx, params);
-    // One review for the whole page (kube converts a list in one call).
-    const converted = await this.manyToServed(res.items.map((c) => c.object));
-    const items = res.items.map((c, i): CachedObject => ({ key: c.key, kv: c.kv, object: Object.freeze(converted[i]!), attrs: c.attrs, encoded: new Map() }));
+    // One review for the whole page (kube converts a list in one call), of the objects in another version.
+    const converted = await this.manyToServed(res.items.filter((c) => !this.isServed(c)).map((c) => c.object));
+    let k = 0;
+    const items = res.items.map((c): CachedObject => (this.isServed(c)
+      ? this.localView(c)
+      : { key: c.key, kv: c.kv, object: Object.freeze(converted[k++]!), attrs: c.attrs, encoded: new Map() }));
     return { ...res, items };
   }
 
