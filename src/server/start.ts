@@ -20,6 +20,7 @@ import { ComponentStatusStorage, httpsHealthProbe, type ComponentProbe } from '.
 import { reviewStorages } from '../registry/reviews/index.ts';
 import { startControllers } from '../controllers/index.ts';
 import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap/index.ts';
+import { ensureSystemNamespaces } from '../controllers/bootstrap.ts';
 import { firstServiceIP } from '../registry/services/setup.ts';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.ts';
 import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
@@ -167,7 +168,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
         cleanups.splice(cleanups.length - 1, 0, () => gc.stop());
       }
     } else {
-      // kube-apiserver's rbac/bootstrap-roles hook runs with or without a controller manager.
+      // kube-apiserver's own post-start hooks (system namespaces, rbac/bootstrap-roles) run with or without a
+      // controller manager; the default roles live partly in kube-system and kube-public.
+      await ensureSystemNamespaces(registry);
       await ensureBootstrapPolicy({ registry, log: o.log, gate: (g) => gates.enabled(g) });
     }
     server.markStarted();
