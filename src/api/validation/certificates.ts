@@ -6,8 +6,8 @@
  * Denied exclusive, no duplicate types.
  */
 import { verify } from 'node:crypto';
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
+import { createRequire } from 'node:module';
+import type * as X509 from '@peculiar/x509';
 import { FieldError, field } from '../../endpoints/status.ts';
 import { isDNS1123Label, isDNS1123Subdomain } from './names.ts';
 import { RenderedFieldError, type J, arr, isSet, obj, str } from './util.ts';
@@ -36,15 +36,29 @@ function firstElement(der: Uint8Array): Uint8Array {
   return der.subarray(inner, body + size);
 }
 
+/**
+ * @peculiar/x509 costs ~80 ms to load and is needed only when a CSR is validated: loaded on first use (sync, as
+ * validation is), not at startup.
+ */
+let x509Module: typeof X509 | undefined;
+function x509(): typeof X509 {
+  if (!x509Module) {
+    const load = createRequire(import.meta.url);
+    load('reflect-metadata');
+    x509Module = load('@peculiar/x509') as typeof X509;
+  }
+  return x509Module;
+}
+
 /** certificates.ParseCSR + CheckSignature: the error text, or undefined when the request is good. */
 export function checkCSR(pemBytes: Uint8Array): string | undefined {
   const text = Buffer.from(pemBytes).toString('latin1');
   const m = /-----BEGIN ([^-]+)-----([\s\S]*?)-----END \1-----/.exec(text);
   if (!m || m[1] !== 'CERTIFICATE REQUEST') return 'PEM block type must be CERTIFICATE REQUEST';
-  let req: x509.Pkcs10CertificateRequest;
+  let req: X509.Pkcs10CertificateRequest;
   const der = Buffer.from(m[2]!.replace(/\s+/g, ''), 'base64');
   try {
-    req = new x509.Pkcs10CertificateRequest(der);
+    req = new (x509().Pkcs10CertificateRequest)(der);
   } catch {
     return 'asn1: structure error: tags don\'t match';
   }
@@ -133,7 +147,7 @@ export function checkIssuedCertificate(pemBytes: Uint8Array): string | undefined
     if (/^[\w-]+:/m.test(m[2]!)) return 'no PEM block headers are permitted';
     blocks++;
     try {
-      new x509.X509Certificate(Buffer.from(m[2]!.replace(/\s+/g, ''), 'base64'));
+      new (x509().X509Certificate)(Buffer.from(m[2]!.replace(/\s+/g, ''), 'base64'));
     } catch {
       return 'x509: malformed certificate';
     }
