@@ -6,19 +6,12 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.ts';
-
-function findPython(): { bin?: string; reason: string } {
-  for (const bin of ['python3', '/usr/bin/python3']) {
-    const r = spawnSync(bin, ['-c', 'import kubernetes'], { encoding: 'utf8', timeout: 30_000 });
-    if (r.status === 0) return { bin, reason: '' };
-  }
-  return { reason: 'python kubernetes client not importable' };
-}
+import { findPython } from '../support/python.ts';
 
 const py = findPython();
 const skip = py.bin ? false : py.reason;

@@ -4,22 +4,12 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startKeelson, type KeelsonProcess } from './keelson-process.ts';
-
-/** The first python3 that has the client: PATH's, then the system one (Debian's python3-kubernetes). */
-function findPython(): { bin?: string; reason: string } {
-  const tried: string[] = [];
-  for (const bin of ['python3', '/usr/bin/python3']) {
-    const r = spawnSync(bin, ['-c', 'import kubernetes; print(kubernetes.__version__)'], { encoding: 'utf8', timeout: 30_000 });
-    if (r.status === 0) return { bin, reason: '' };
-    tried.push(`${bin}: ${(r.stderr || r.error?.message || '').trim().split('\n').at(-1)}`);
-  }
-  return { reason: `python kubernetes client not importable (${tried.join('; ')})` };
-}
+import { findPython } from '../support/python.ts';
 
 const py = findPython();
 const skip = py.bin ? false : py.reason;
