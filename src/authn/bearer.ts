@@ -17,8 +17,10 @@ export function bearerTokenAuthenticator(tokens: readonly TokenAuthenticator[]):
       const token = parts[1]!;
       if (token === '') return NO_OPINION;
       for (const t of tokens) {
-        const user = await t.authenticateToken(token);
-        if (user) return { kind: 'authenticated', user, method: t.name };
+        const found = await t.authenticateToken(token, req.audiences ? { audiences: req.audiences } : undefined);
+        if (!found) continue;
+        const { grantedAudiences, ...user } = found;
+        return { kind: 'authenticated', user, method: t.name, ...(grantedAudiences ? { audiences: grantedAudiences } : {}) };
       }
       return { kind: 'error', message: 'invalid bearer token' };
     },

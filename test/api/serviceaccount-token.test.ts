@@ -333,3 +333,25 @@ void test('issuer and key rotation: the first issuer signs, every issuer and eve
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+void test('TokenReview with spec.audiences checks a bound token against them and answers the audiences granted', async () => {
+  await createSa('external');
+  const token = await tokenFor('external', { audiences: ['vault', 'other'] });
+  const review = (audiences?: string[]) => srv.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token, ...(audiences ? { audiences } : {}) } },
+  });
+  const vault = (await review(['vault'])).json().status;
+  assert.equal(vault.authenticated, true, JSON.stringify(vault));
+  assert.equal(vault.user.username, `system:serviceaccount:${NS}:external`);
+  assert.deepEqual(vault.audiences, ['vault']);
+  // Not meant for the API: refused for the API's own audiences and for unrelated ones, and as a request credential.
+  assert.equal((await review()).json().status.authenticated, undefined);
+  assert.equal((await review(['elsewhere'])).json().status.authenticated, undefined);
+  assert.equal((await srv.request('GET', '/api', { user: { token } })).status, 401);
+  // A token for the API is not valid for other audiences.
+  const apiToken = await tokenFor('external');
+  const r = await srv.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: apiToken, audiences: ['vault'] } },
+  });
+  assert.equal(r.json().status.authenticated, undefined);
+});

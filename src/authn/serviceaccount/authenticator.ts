@@ -7,7 +7,7 @@
  */
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import type { UserInfo } from '../../api/types.ts';
-import type { TokenAuthenticator } from '../types.ts';
+import type { TokenAuthenticator, TokenContext, TokenUser } from '../types.ts';
 import type { PublicKeyEntry } from './keys.ts';
 import { TokenInvalidError } from './claims.ts';
 
@@ -72,7 +72,7 @@ export function jwtTokenAuthenticator(o: JwtAuthenticatorOptions): TokenAuthenti
 
   return {
     name: o.name,
-    async authenticateToken(token: string): Promise<UserInfo | undefined> {
+    async authenticateToken(token: string, ctx?: TokenContext): Promise<TokenUser | undefined> {
       const unverified = unverifiedClaims(token);
       if (!unverified || typeof unverified.iss !== 'string' || !issuers.has(unverified.iss)) return undefined;
       const claims = await verified(token);
@@ -86,12 +86,17 @@ export function jwtTokenAuthenticator(o: JwtAuthenticatorOptions): TokenAuthenti
       }
       let auds = audiencesOf(claims.aud);
       if (!auds.length) auds = [...o.implicitAudiences];
-      if (o.implicitAudiences.length && !auds.some((a) => o.implicitAudiences.includes(a))) {
-        log(`${o.name}: token audiences ${JSON.stringify(auds)} is invalid for the target audiences ${JSON.stringify(o.implicitAudiences)}`);
+      // A TokenReview may name other audiences (e.g. a token minted for an external verifier): kube's JWT token
+      // authenticator checks those instead of the API's and answers with the intersection.
+      const targets = ctx?.audiences?.length ? ctx.audiences : o.implicitAudiences;
+      const granted = auds.filter((a) => targets.includes(a));
+      if (targets.length && !granted.length) {
+        log(`${o.name}: token audiences ${JSON.stringify(auds)} is invalid for the target audiences ${JSON.stringify(targets)}`);
         return undefined;
       }
       try {
-        return await o.validate(claims, token);
+        const user = await o.validate(claims, token);
+        return user && ctx?.audiences?.length ? { ...user, grantedAudiences: granted } : user;
       } catch (err) {
         if (err instanceof TokenInvalidError) log(`${o.name}: ${err.message}`);
         else log(`${o.name}: token validation failed: ${(err as Error).message}`);

@@ -44,11 +44,13 @@ export class TokenReviewStorage extends ReviewStorage {
     const r = await this.opts.authenticator().authenticate({
       header: (n) => (n.toLowerCase() === 'authorization' ? `Bearer ${token}` : undefined),
       path: '/',
+      ...(requested.length ? { audiences: requested } : {}),
     });
     const status: Record<string, unknown> = {};
-    // Our token authenticators are audience-agnostic (kube wraps such ones): their tokens are valid for the
-    // API audiences only, so a review asking for other audiences is not authenticated.
-    const granted = auds.length ? auds.filter((a) => apiAudiences.includes(a)) : [];
+    // Audience-aware authenticators (bound service account tokens) answer with the audiences they granted.
+    // The others are audience-agnostic (kube wraps such ones): their tokens are valid for the API audiences
+    // only, so a review asking for other audiences is not authenticated.
+    const granted = r.kind === 'authenticated' && r.audiences ? [...r.audiences] : auds.length ? auds.filter((a) => apiAudiences.includes(a)) : [];
     const audienceOk = auds.length === 0 || granted.length > 0;
     if (r.kind === 'authenticated' && audienceOk) {
       status.authenticated = true;
