@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compactVerify } from 'jose';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { eventually, startTestServer, type TestServer } from '../support/server.ts';
 import { assertStatus } from './helpers.ts';
 
 let srv: TestServer;
@@ -16,15 +16,6 @@ before(async () => {
 after(async () => {
   await srv?.stop();
 });
-
-async function eventually<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 250; i++) {
-    const v = await check();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
 
 async function bootstrapSecret(id: string, secret: string, data: Record<string, string> = {}, type = 'bootstrap.kubernetes.io/token', on: TestServer = srv) {
   const r = await on.request('POST', '/api/v1/namespaces/kube-system/secrets', {

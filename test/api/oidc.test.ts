@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { eventually, startTestServer, type TestServer } from '../support/server.ts';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
 import { findKubectl, kubectl, kubectlMissingReason } from '../support/kubectl.ts';
 import { startServer } from '../../src/index.ts';
@@ -22,16 +22,6 @@ let dir = '';
 let idp: TestOidcProvider;
 let srv: TestServer;
 
-/** Polls `f` until it returns true (discovery runs in the background), bounded. */
-async function eventually(f: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await f()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`${what}: not within ${ms} ms`);
-}
-
 before(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'keelson-oidc-'));
   idp = await startOidcProvider();
@@ -42,7 +32,8 @@ before(async () => {
     oidc: { issuerUrl: idp.url, clientId: 'keelson', caFile, usernameClaim: 'email', groupsClaim: 'groups', groupsPrefix: 'oidc:', requiredClaims: { tenant: 'blue' } },
   });
   const good = await idp.token({ email: 'jane@example.com', tenant: 'blue' });
-  await eventually(async () => (await srv.request('GET', '/api', { user: { token: good } })).status === 200, 'OIDC authenticator ready');
+  // Discovery runs in the background.
+  await eventually('OIDC authenticator ready', async () => (await srv.request('GET', '/api', { user: { token: good } })).status === 200);
 });
 
 after(async () => {

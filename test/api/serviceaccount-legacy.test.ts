@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { eventually, startTestServer, type TestServer } from '../support/server.ts';
 import { assertStatus } from './helpers.ts';
 
 const NS = 'legacy-tokens';
@@ -18,16 +18,6 @@ before(async () => {
 after(async () => {
   await srv?.stop();
 });
-
-/** Polls (bounded) until `check` returns a value. */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 250; i++) {
-    const v = await check();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
 
 async function tokenSecret(name: string, sa: string): Promise<any> {
   const r = await srv.request('POST', `/api/v1/namespaces/${NS}/secrets`, {
