@@ -9,10 +9,10 @@ import { FieldError, field } from '../../endpoints/status.ts';
 import { isDNS1123Subdomain } from './names.ts';
 import { formatQuantity, tryParseQuantity } from './quantity.ts';
 import { validateAffinity } from './core-affinity.ts';
+import { accessModeErrors } from './core-pvc.ts';
 import { GO_NULL, goInvalid, goNotSupported, goPtr } from './go-render.ts';
 import { type J, arr, immutable, isSet, obj, semanticEqual, str } from './util.ts';
 
-const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const RECLAIM = ['Delete', 'Recycle', 'Retain'];
 const VOLUME_MODES = ['Block', 'Filesystem'];
 const HOST_PATH_TYPES = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
@@ -82,14 +82,7 @@ export function validatePersistentVolume(pv: J): FieldError[] {
   const errs: FieldError[] = [];
   const modes = arr(spec['accessModes']).map(str);
   if (modes.length === 0) errs.push(field.required('spec.accessModes'));
-  let rwop = false;
-  let other = false;
-  for (const m of modes) {
-    if (!ACCESS_MODES.includes(m)) errs.push(field.notSupported('spec.accessModes', m, ACCESS_MODES));
-    if (m === 'ReadWriteOncePod') rwop = true;
-    else if (ACCESS_MODES.includes(m)) other = true;
-  }
-  if (rwop && other) errs.push(field.forbidden('spec.accessModes', 'may not use ReadWriteOncePod with other access modes'));
+  errs.push(...accessModeErrors(modes));
   const capacity = obj(spec['capacity']);
   const capKeys = Object.keys(capacity);
   if (capKeys.length === 0) errs.push(field.required('spec.capacity'));

@@ -9,14 +9,10 @@ import { compareQuantity, formatQuantity, tryParseQuantity } from './quantity.ts
 import { type J, arr, immutable, isSet, obj, semanticEqual, str, validateLabelSelector } from './util.ts';
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
-const VOLUME_MODES = ['Block', 'Filesystem'];
 
-export function validatePersistentVolumeClaim(pvc: J): FieldError[] {
-  const spec = obj(pvc['spec']);
+/** Each access mode must be known, and ReadWriteOncePod stands alone (PVs and PVCs alike). */
+export function accessModeErrors(modes: readonly string[]): FieldError[] {
   const errs: FieldError[] = [];
-  const modes = arr(spec['accessModes']).map(str);
-  if (modes.length === 0) errs.push(field.required('spec.accessModes', 'at least 1 access mode is required'));
-  if (isSet(spec['selector'])) errs.push(...validateLabelSelector(spec['selector'], 'spec.selector'));
   let rwop = false;
   let other = false;
   for (const m of modes) {
@@ -25,6 +21,17 @@ export function validatePersistentVolumeClaim(pvc: J): FieldError[] {
     else if (ACCESS_MODES.includes(m)) other = true;
   }
   if (rwop && other) errs.push(field.forbidden('spec.accessModes', 'may not use ReadWriteOncePod with other access modes'));
+  return errs;
+}
+const VOLUME_MODES = ['Block', 'Filesystem'];
+
+export function validatePersistentVolumeClaim(pvc: J): FieldError[] {
+  const spec = obj(pvc['spec']);
+  const errs: FieldError[] = [];
+  const modes = arr(spec['accessModes']).map(str);
+  if (modes.length === 0) errs.push(field.required('spec.accessModes', 'at least 1 access mode is required'));
+  if (isSet(spec['selector'])) errs.push(...validateLabelSelector(spec['selector'], 'spec.selector'));
+  errs.push(...accessModeErrors(modes));
   const requests = obj(obj(spec['resources'])['requests']);
   const storagePath = 'spec.resources[storage]';
   if (!('storage' in requests)) errs.push(field.required(storagePath));
