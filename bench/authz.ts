@@ -5,7 +5,7 @@
  * the median of 5 runs of N calls after a warm-up. Prints a markdown table for BENCHMARKS.md.
  * `BENCH_QUICK=1` shrinks N for a smoke run.
  */
-import type { KObject, UserInfo } from '../src/api/types.ts';
+import type { KObject, UserInfo } from '../src/machinery/objects.ts';
 import type { Attributes, Authorizer } from '../src/authz/types.ts';
 import { buildAuthorizer } from '../src/authz/modes.ts';
 import { privilegedGroups, unionAuthorizer } from '../src/authz/union.ts';

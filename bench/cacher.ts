@@ -10,8 +10,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KObject } from '../src/api/types.ts';
-import { makePredicate } from '../src/api/selectors/predicate.ts';
+import type { KObject } from '../src/machinery/objects.ts';
+import { makePredicate } from '../src/registry/predicate.ts';
 import { Cacher } from '../src/storage/cacher/cacher.ts';
 import type { ObjectAttrs, ObjectCodec, ObjectEvent } from '../src/storage/cacher/types.ts';
 import type { KeyValue, Store } from '../src/storage/interface.ts';

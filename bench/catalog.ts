@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Catalog } from '../src/api/catalog.ts';
-import type { KObject } from '../src/api/types.ts';
+import type { KObject } from '../src/machinery/objects.ts';
 import { swaggerV2, v3Document } from '../src/endpoints/openapi/documents.ts';
 import { createProtobufSchemaSource } from '../src/endpoints/openapi/protobuf-source.ts';
 

@@ -7,7 +7,7 @@
  * object). Target: ≤ 200 µs per validation (CPU time per call). Median of 5 runs; prints a markdown table for BENCHMARKS.md.
  * `BENCH_QUICK=1` shrinks N for a smoke run.
  */
-import type { KObject } from '../src/api/types.ts';
+import type { KObject } from '../src/machinery/objects.ts';
 import { buildCustomResourceVersion } from '../src/apiextensions/schema/index.ts';
 import { compileRules } from '../src/apiextensions/cel-rules/index.ts';
 

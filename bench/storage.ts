@@ -1,7 +1,7 @@
 /**
  * Storage benchmark (`npm run bench:storage`): the sqlite backend against the physical baseline measured in
  * the same run (better-sqlite3 raw inserts, WAL + synchronous=FULL, one transaction per batch, in a worker),
- * plus the etcd backend's rows when `src/storage/etcd/bench-etcd.ts` provides `runEtcdBench()`.
+ * plus the etcd backend's rows when `src/storage/etcd/testing/bench-etcd.ts` provides `runEtcdBench()`.
  * Prints a markdown table and rewrites the `## Storage` section of BENCHMARKS.md. Every phase is bounded in
  * time and count.
  */
@@ -161,7 +161,7 @@ async function sqliteRows(dir: string): Promise<BenchRow[]> {
 }
 
 async function etcdRows(): Promise<BenchRow[]> {
-  const url = new URL('../src/storage/etcd/bench-etcd.ts', import.meta.url);
+  const url = new URL('../src/storage/etcd/testing/bench-etcd.ts', import.meta.url);
   if (!existsSync(fileURLToPath(url))) return [];
   const mod = (await import(url.href)) as { runEtcdBench?: () => Promise<BenchRow[] | undefined> };
   return (await mod.runEtcdBench?.()) ?? [];

@@ -1,72 +1,9 @@
 /**
- * Shapes shared by every layer: the parts of API objects the server itself touches, and the catalog entry
- * (`ResourceDef`) that describes a resource as data so one generic store and one set of handlers serve all.
+ * The catalog entry (`ResourceDef`) that describes a resource as data so one generic store and one set of
+ * handlers serve all, and the per-resource behaviour (`Strategy`) the generic store calls.
  */
-import type { FieldError } from '../endpoints/status.ts';
-
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: 'Apply' | 'Update';
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: 'FieldsV1';
-  fieldsV1?: Record<string, unknown>;
-  subresource?: string;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string | null;
-  deletionTimestamp?: string | null;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
-  managedFields?: ManagedFieldsEntry[];
-  selfLink?: string;
-}
-
-export interface ListMeta {
-  resourceVersion?: string;
-  continue?: string;
-  remainingItemCount?: number;
-}
-
-/** Any API object. Fields beyond TypeMeta and ObjectMeta are the kind's business (see the catalog schemas). */
-export interface KObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: ObjectMeta;
-  [field: string]: unknown;
-}
-
-export interface KList {
-  apiVersion: string;
-  kind: string;
-  metadata: ListMeta;
-  items: KObject[];
-}
-
-export interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
-}
+import type { FieldError } from '../machinery/errors.ts';
+import type { GroupVersionKind, KObject, UserInfo } from '../machinery/objects.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -85,14 +22,6 @@ export interface TableColumn {
   /** 0 = shown by default; >0 only with `-o wide`. */
   priority: number;
   cell(obj: KObject): unknown;
-}
-
-/** The identity of the caller, as authentication attaches it. */
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
 }
 
 /** What a strategy hook knows about the request it runs in. */

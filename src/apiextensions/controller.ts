@@ -15,7 +15,8 @@
  *      refused, every instance deleted, then the finalizer removed; once the CRD is gone its API is removed.
  * It watches CRDs through the registry, so a second server on the same etcd serves CRDs created elsewhere.
  */
-import type { KObject, ResourceDef } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { ResourceDef } from '../api/types.ts';
 import type { StorageGVK } from '../api/resources/define.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
 import { Informer } from '../controllers/informer.ts';

@@ -14,13 +14,14 @@
  * Writes are pruned, defaulted and validated in the served version first (its schema and CEL rules, as kube's
  * per-version strategy does), then converted; the storage-version store checks the converted object again.
  */
-import type { KObject, ResourceDef } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { ResourceDef } from '../api/types.ts';
 import type { CachedObject, ObjectEvent, ObjectWatch, ObjectWatchSink } from '../storage/cacher/types.ts';
 import type {
   DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestStorage, UpdateFn, WatchParams, WriteParams,
 } from '../registry/rest.ts';
 import type { CrdConverter, CustomResourceVersion } from './schema-bridge.ts';
-import { errors } from '../endpoints/status.ts';
+import { errors } from '../machinery/errors.ts';
 
 const MAX_PENDING_EVENTS = 1000;
 

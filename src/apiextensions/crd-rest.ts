@@ -4,12 +4,12 @@
  * condition (`InstanceDeletionPending`) before deleting, so the CRD stays until the controller has removed
  * every instance. A UID precondition mismatch is a Conflict worded as kube's.
  */
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import type { CachedObject, ObjectWatch, ObjectWatchSink } from '../storage/cacher/types.ts';
 import type {
   DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestStorage, UpdateFn, WatchParams, WriteParams,
 } from '../registry/rest.ts';
-import { StatusError } from '../endpoints/status.ts';
+import { StatusError } from '../machinery/errors.ts';
 import { CLEANUP_FINALIZER, CRD_GROUP, CRD_RESOURCE, rfc3339, setCondition } from './crd.ts';
 
 function preconditionConflict(name: string, detail: string): StatusError {

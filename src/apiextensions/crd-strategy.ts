@@ -6,7 +6,7 @@
  * - `/status` writes keep spec and most metadata;
  * - validation: src/api/validation/apiextensions.ts plus the schema engine's checks.
  */
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import type { RegistryStrategy } from '../registry/strategy.ts';
 import { statusStrategy } from '../registry/resources/strategy-kit.ts';
 import { validateCrd, validateCrdStatusUpdate, validateCrdUpdate } from '../api/validation/apiextensions.ts';

@@ -3,7 +3,7 @@
  * uses them, plus kube's condition helpers (apihelpers.SetCRDCondition & co.) and version priority order.
  * Objects arrive as decoded JSON: every accessor tolerates missing or mistyped fields.
  */
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 
 export const CRD_GROUP = 'apiextensions.k8s.io';
 export const CRD_RESOURCE = 'customresourcedefinitions';

@@ -7,9 +7,10 @@
  * `CrdServingState` is shared by all defs of one CRD and flipped by the controller (terminating: creates
  * are refused with 405 as kube does while instances are being deleted).
  */
-import type { KObject, ResourceDef, SubresourceDef, TableColumn, Verb } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { ResourceDef, SubresourceDef, TableColumn, Verb } from '../api/types.ts';
 import type { RegistryStrategy } from '../registry/strategy.ts';
-import { StatusError, type FieldError } from '../endpoints/status.ts';
+import { StatusError, type FieldError } from '../machinery/errors.ts';
 import { DOCS } from '../registry/resources/docs.ts';
 import { translateTimestampSince } from '../registry/resources/columns.ts';
 import type { VersionConverter } from '../registry/store-core.ts';

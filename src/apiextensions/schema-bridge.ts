@@ -3,8 +3,9 @@
  * and src/apiextensions/conversion): the contract's shapes as serving uses them, in one place. The engines
  * are static imports, so the bundled `keelson` (dist/) carries them like every other module.
  */
-import type { CustomResourceSupport, KObject } from '../api/types.ts';
-import type { FieldError } from '../endpoints/status.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { CustomResourceSupport } from '../api/types.ts';
+import type { FieldError } from '../machinery/errors.ts';
 import type { StructNode } from '../apply/schema-view.ts';
 import type { SchemaNode } from '../endpoints/negotiation/json-scan.ts';
 import { buildCustomResourceVersion, validateCrdSchemas } from './schema/index.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { StatusError } from '../endpoints/status.ts';
+import { StatusError } from '../machinery/errors.ts';
 import { rootNodeFor } from './schema-view.ts';
 import { applyStrategicMergePatch } from './strategic-merge.ts';
 

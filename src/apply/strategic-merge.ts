@@ -12,7 +12,7 @@
  * Errors are StatusErrors with kube's codes and wording (400 for malformed directives, 422 for lists of lists
  * and retainKeys mismatches, 500 for what kube does not classify). Neither input is modified.
  */
-import { StatusError, errors } from '../endpoints/status.ts';
+import { StatusError, errors } from '../machinery/errors.ts';
 import { fieldOf, resolveNode, type SchemaNode, type StructNode } from './schema-view.ts';
 import { checkTypes } from './ssa/typecheck.ts';
 import { goFormat } from './fieldpath/value.ts';

@@ -131,7 +131,7 @@ void test('buildAuthenticator: tokens from the file, anonymous as configured', a
 });
 
 void test('the 401 body clients see is the reference Unauthorized Status', async () => {
-  const { errors } = await import('../endpoints/status.ts');
+  const { errors } = await import('../machinery/errors.ts');
   const want = JSON.parse(readFileSync(new URL('../../../shared/reference/v1.32-responses/errors/401-bad-token.json', import.meta.url), 'utf8'));
   assert.deepEqual(errors.unauthorized().toStatus(), want);
 });

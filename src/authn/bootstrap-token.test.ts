@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import { bootstrapGroups, bootstrapTokenAuthenticator, bootstrapTokenExpired } from './bootstrap-token.ts';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');

@@ -8,7 +8,7 @@
  * Every refusal is undefined (kube: "not authenticated", no error), so the request ends in 401.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { KObject, UserInfo } from '../api/types.ts';
+import type { KObject, UserInfo } from '../machinery/objects.ts';
 import type { TokenAuthenticator } from './types.ts';
 
 export const BOOTSTRAP_TOKEN_PATTERN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;

@@ -12,7 +12,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { X509Certificate } from 'node:crypto';
-import type { UserInfo } from '../api/types.ts';
+import type { UserInfo } from '../machinery/objects.ts';
 import type { AuthenticationDeps, AuthenticationPart } from './deps.ts';
 import type { AuthRequest, AuthResult, Authenticator } from './types.ts';
 import { NO_OPINION } from './types.ts';

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { timingSafeEqual } from 'node:crypto';
-import type { UserInfo } from '../api/types.ts';
+import type { UserInfo } from '../machinery/objects.ts';
 import type { TokenAuthenticator } from './types.ts';
 
 export class TokenFileError extends Error {

@@ -2,7 +2,7 @@
  * Authentication contract: tri-state results that fail closed. `error` means credentials were presented and
  * are wrong (401 even if anonymous access is on); `no-opinion` means this method found nothing to check.
  */
-import type { UserInfo } from '../api/types.ts';
+import type { UserInfo } from '../machinery/objects.ts';
 import type { TLSSocket } from 'node:tls';
 
 export type AuthResult =

@@ -5,7 +5,7 @@
  *   groups: every authenticated user gets `system:authenticated` (once; never for the anonymous user);
  *   anonymous: asked only when every member had no opinion and none failed (fail-on-error union).
  */
-import type { UserInfo } from '../api/types.ts';
+import type { UserInfo } from '../machinery/objects.ts';
 import type { AuthRequest, AuthResult, Authenticator } from './types.ts';
 
 export const AUTHENTICATED_GROUP = 'system:authenticated';

@@ -7,7 +7,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import type { TLSSocket, PeerCertificate, DetailedPeerCertificate } from 'node:tls';
-import type { UserInfo } from '../api/types.ts';
+import type { UserInfo } from '../machinery/objects.ts';
 import type { AuthRequest, AuthResult, Authenticator } from './types.ts';
 import { NO_OPINION } from './types.ts';
 

@@ -6,7 +6,7 @@
  *   non-resource: `forbidden: User "u" cannot get path "/foo"` with empty details
  * followed by `: <reason>` when the authorizer gave one.
  */
-import { StatusError } from '../endpoints/status.ts';
+import { StatusError } from '../machinery/errors.ts';
 import type { Attributes } from './types.ts';
 
 // Avoid emitting errors that look like valid HTML (kube's sanitizer); quotes stay.

@@ -2,9 +2,9 @@
  * Authorization contract: attributes of a request and tri-state decisions. Authorizers fail closed: anything
  * other than an explicit `allow` from some member ends in 403.
  */
-import type { UserInfo } from '../api/types.ts';
-import type { FieldRequirement } from '../api/selectors/fields.ts';
-import type { LabelRequirement } from '../api/selectors/labels.ts';
+import type { UserInfo } from '../machinery/objects.ts';
+import type { FieldRequirement } from '../machinery/selectors/fields.ts';
+import type { LabelRequirement } from '../machinery/selectors/labels.ts';
 
 /** What an authorizer sees (kube's authorizer.Attributes). */
 export interface Attributes {

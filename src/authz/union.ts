@@ -3,7 +3,7 @@
  * result is no-opinion with the members' reasons joined by newlines and their evaluation errors (kube's union
  * authorizer), which the authorization filter turns into 403 — default deny — or 500 when a member failed.
  */
-import type { UserInfo } from '../api/types.ts';
+import type { UserInfo } from '../machinery/objects.ts';
 import type { Attributes, Authorizer, Decision, NonResourceRule, ResourceRule, RulesResult } from './types.ts';
 
 export function unionAuthorizer(members: readonly Authorizer[]): Authorizer {

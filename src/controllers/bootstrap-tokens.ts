@@ -13,7 +13,7 @@
  * switch if kubeadm interoperability is wanted over the documented behaviour.
  */
 import { CompactSign } from 'jose';
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
 import { BOOTSTRAP_NAMESPACE, BOOTSTRAP_SECRET_PREFIX, BOOTSTRAP_SECRET_TYPE, bootstrapTokenExpired, secretData } from '../authn/bootstrap-token.ts';
 import { Informer } from './informer.ts';

@@ -2,7 +2,7 @@
  * What kube-apiserver itself ensures at start: the system namespaces, and (when an address is given) the
  * `kubernetes` Service in `default` with its Endpoints and EndpointSlice pointing at this server.
  */
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
 import { isAlreadyExists, isNotFound, systemContext, type Logger } from './system-context.ts';
 

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Catalog } from '../api/catalog.ts';
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import { createRegistry, type Registry } from '../registry/registry.ts';
 import { MemoryStore } from '../storage/memory/memory-store.ts';
 import { type RunningControllers, startControllers } from './index.ts';

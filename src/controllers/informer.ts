@@ -7,10 +7,10 @@
  * Invariants: handlers run synchronously in event order and must not throw (they enqueue work); objects
  * handed out are the registry's frozen objects — clone before changing.
  */
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import type { RestStorage } from '../registry/rest.ts';
 import type { ObjectWatch } from '../storage/cacher/types.ts';
-import { StatusError } from '../endpoints/status.ts';
+import { StatusError } from '../machinery/errors.ts';
 import { systemContext, type Logger } from './system-context.ts';
 
 export interface InformerHandler {

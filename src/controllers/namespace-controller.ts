@@ -3,7 +3,7 @@
  * (objects waiting on finalizers), the namespace is synced again with backoff (100 ms doubling to 5 s), as
  * kube's controller requeues on ResourcesRemainingError.
  */
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import type { Informer } from './informer.ts';
 import type { NamespaceDeleter } from './namespace-deleter.ts';
 import type { Logger } from './system-context.ts';

@@ -8,7 +8,8 @@
  * (objects waiting on their finalizers) → status conditions as kube reports them → remaining > 0: ask to
  * run again later; else finalize.
  */
-import type { KObject, ResourceDef } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { ResourceDef } from '../api/types.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
 import { isConflict, isNotFound, systemContext } from './system-context.ts';
 import { conditionsChanged, type ContentTotals, namespaceConditions, type NamespaceCondition } from './namespace-conditions.ts';

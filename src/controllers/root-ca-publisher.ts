@@ -3,7 +3,7 @@
  * annotation) in every active namespace; re-creates it when deleted and restores it when changed
  * (kube-controller-manager's root-ca-cert-publisher).
  */
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import type { RestStorage } from '../registry/rest.ts';
 import type { Informer } from './informer.ts';
 import { isAlreadyExists, isNamespaceTerminating, isNotFound, systemContext, type Logger } from './system-context.ts';

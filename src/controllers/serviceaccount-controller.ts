@@ -2,7 +2,7 @@
  * Keeps a `default` ServiceAccount in every active namespace (kube-controller-manager's serviceaccount
  * controller): created when a namespace appears, re-created when deleted.
  */
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import type { RestStorage } from '../registry/rest.ts';
 import type { Informer } from './informer.ts';
 import { isAlreadyExists, isNamespaceTerminating, isNotFound, systemContext, type Logger } from './system-context.ts';

@@ -9,7 +9,7 @@
  * - a deleted token Secret is dropped from its account's `secrets` list.
  * Writes are guarded by the Secret's uid, so a re-created Secret of the same name is never touched by a stale key.
  */
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
 import type { ServiceAccountIssuer } from '../authn/serviceaccount/issuer.ts';
 import { legacyClaims } from '../authn/serviceaccount/legacy.ts';

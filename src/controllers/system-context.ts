@@ -2,9 +2,9 @@
  * The identity and OpContext in-process controllers and bootstrap use when they call the registry directly
  * (kube-apiserver's own loopback client authenticates as `system:apiserver` in `system:masters`).
  */
-import type { UserInfo } from '../api/types.ts';
+import type { UserInfo } from '../machinery/objects.ts';
 import type { OpContext } from '../registry/rest.ts';
-import { StatusError } from '../endpoints/status.ts';
+import { StatusError } from '../machinery/errors.ts';
 
 export const SYSTEM_USER: UserInfo = Object.freeze({ username: 'system:apiserver', groups: ['system:masters'] }) as UserInfo;
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import {
   managerFromUserAgent, parseBoolParam, parseDeleteOptions, parseIncludeObject, parseIntParam, parseListQuery, parseWriteQuery, wantsPretty,
 } from './params.ts';
-import { StatusError } from './status.ts';
+import { StatusError } from '../machinery/errors.ts';
 
 const q = (s: string) => new URLSearchParams(s);
 function statusOf(fn: () => unknown): { code: number; message: string; reason: string; details?: unknown } {

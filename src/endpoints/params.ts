@@ -7,7 +7,7 @@
  * parameter counts; a boolean is false only for `0` or `false` (any case) — so a bare `?watch` is true;
  * integers go through Go's `strconv.ParseInt`, whose error text is the 400 message.
  */
-import { errors, FieldError, field, StatusError } from './status.ts';
+import { errors, FieldError, field, StatusError } from '../machinery/errors.ts';
 import type { DeleteParams, GetParams, ListParams, WatchParams, WriteParams } from '../registry/rest.ts';
 
 /** Max length of a field manager (metav1 validation `FieldManagerMaxLength`). */

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
 import { createResourceEndpoint } from './resource-endpoint.ts';
-import { StatusError } from './status.ts';
+import { StatusError } from '../machinery/errors.ts';
 import { FakeRegistry, resourceDef, serveEndpoint, type FakeStorage, type TestServer } from './handlers/testing/fake-storage.ts';
 
 const REF = new URL('../../../shared/reference/v1.32-responses/errors/', import.meta.url);

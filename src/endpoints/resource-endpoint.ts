@@ -31,7 +31,7 @@ import { customStrictSchema } from '../apiextensions/resource-def.ts';
 import type { SchemaNode } from './negotiation/json-scan.ts';
 import { parseListQuery } from './params.ts';
 import { respondError } from './respond.ts';
-import { errors, StatusError } from './status.ts';
+import { errors, StatusError } from '../machinery/errors.ts';
 
 export interface ResourceEndpointOptions {
   readonly registry: RestRegistry;

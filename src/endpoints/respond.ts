@@ -6,7 +6,7 @@ import type { RequestContext } from '../server/context.ts';
 import { negotiate } from './negotiation/accept.ts';
 import { encodeAs, goJsonStringify } from './negotiation/encode.ts';
 import { wantsPretty } from './params.ts';
-import { asStatusError } from './status.ts';
+import { asStatusError } from '../machinery/errors.ts';
 
 /** Adds the collected `Warning` headers (RFC 7234 §5.5 form kube-apiserver uses). */
 export function warningHeaderValues(warnings: readonly string[]): string[] {

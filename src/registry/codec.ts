@@ -12,7 +12,8 @@
  * Key layout: `<storagePrefix><namespace>/<name>` for namespaced resources, `<storagePrefix><name>` for cluster
  * ones, e.g. `/registry/configmaps/default/x`, `/registry/namespaces/x`.
  */
-import type { KObject, ObjectMeta, ResourceDef } from '../api/types.ts';
+import type { KObject, ObjectMeta } from '../machinery/objects.ts';
+import type { ResourceDef } from '../api/types.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { ObjectAttrs, ObjectCodec } from '../storage/cacher/types.ts';
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import { cm, EventLog, sys, testEnv } from './testing.ts';
 
 void describe('concurrent writers through the watch cache', () => {

@@ -11,7 +11,7 @@
  * A successful unsafe delete answers a `Status` object (kube's nil-object response): handlers send it as it is.
  */
 import type { Authorizer } from '../authz/types.ts';
-import { errors, field, type StatusError } from '../endpoints/status.ts';
+import { errors, field, type StatusError } from '../machinery/errors.ts';
 import { parseBoolParam } from '../endpoints/params.ts';
 import type { RequestContext } from '../server/context.ts';
 import { UNSAFE_DELETE_AUDIT_ANNOTATION, UNSAFE_DELETE_OPTION, UNSAFE_DELETE_VERB } from './corrupt-objects.ts';

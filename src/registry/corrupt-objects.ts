@@ -12,8 +12,8 @@
  *     exclusively used to delete corrupt object(s), try again by removing this option`; a corrupt one is removed
  *     from storage without preconditions, finalizers or graceful deletion, answered by a Success Status.
  */
-import type { KObject } from '../api/types.ts';
-import { errors, field, StatusError, type StatusCause, type StatusReason } from '../endpoints/status.ts';
+import type { KObject } from '../machinery/objects.ts';
+import { errors, field, StatusError, type StatusCause, type StatusReason } from '../machinery/errors.ts';
 import { JsonSyntaxError, scanJson } from '../endpoints/negotiation/json-scan.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { DeleteParams, DeleteResult, OpContext } from './rest.ts';

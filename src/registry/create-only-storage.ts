@@ -2,8 +2,9 @@
  * Base for create-only REST that stores nothing of its own (reviews, bindings, evictions): every other verb is
  * 405 as kube-apiserver answers for a storage that implements only rest.Creater / rest.NamedCreater.
  */
-import type { KObject, ResourceDef } from '../api/types.ts';
-import { StatusError } from '../endpoints/status.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { ResourceDef } from '../api/types.ts';
+import { StatusError } from '../machinery/errors.ts';
 import type { CachedObject, ObjectWatch } from '../storage/cacher/types.ts';
 import type { DeleteResult, ListResult, OpContext, RestStorage, WriteParams } from './rest.ts';
 

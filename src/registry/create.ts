@@ -5,8 +5,9 @@
  * validation, warnings, canonicalize) → storage.
  * A generated name that collides is retried with a new one (RetryGenerateName: up to 8 attempts).
  */
-import type { KObject, ResourceDef, StrategyContext } from '../api/types.ts';
-import { errors, StatusError, type FieldError } from '../endpoints/status.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { ResourceDef, StrategyContext } from '../api/types.ts';
+import { errors, StatusError, type FieldError } from '../machinery/errors.ts';
 import type { OpContext } from './rest.ts';
 import { dropUnknownFields } from '../apply/drop-unknown.ts';
 import { rootNodeFor, unstructuredRoot, type StructNode } from '../apply/schema-view.ts';

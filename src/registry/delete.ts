@@ -12,8 +12,8 @@
  *   on, after the handler authorized it): the unsafe delete of a corrupt object (corrupt-objects.ts); an
  *   undecodable object otherwise fails as kube's corrupt-object storage error.
  */
-import type { KObject } from '../api/types.ts';
-import { errors } from '../endpoints/status.ts';
+import type { KObject } from '../machinery/objects.ts';
+import { errors } from '../machinery/errors.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { DeleteParams, DeleteResult, OpContext } from './rest.ts';
 import { clone, jsonEqual, rfc3339 } from './object-utils.ts';

@@ -4,8 +4,9 @@
  * `ctx.subresource` on the same storage: `status` (same object, status-only writes), `scale` (autoscaling/v1
  * Scale over spec.replicas, src/registry/special/scale.ts). Special REST (namespaces) subclasses this.
  */
-import type { KObject, ResourceDef } from '../api/types.ts';
-import { errors } from '../endpoints/status.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { ResourceDef } from '../api/types.ts';
+import { errors } from '../machinery/errors.ts';
 import type { CachedObject, ObjectWatch, ObjectWatchSink } from '../storage/cacher/types.ts';
 import type {
   DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestStorage, UpdateFn, WatchParams,

@@ -1,6 +1,6 @@
 /** GET of one object and LIST of a collection (resourceVersion table, selectors, chunking with continue tokens). */
-import { makePredicate } from '../api/selectors/predicate.ts';
-import { errors } from '../endpoints/status.ts';
+import { makePredicate } from './predicate.ts';
+import { errors } from '../machinery/errors.ts';
 import type { CachedObject, ObjectListOptions, SelectionPredicate } from '../storage/cacher/types.ts';
 import type { GetParams, ListParams, ListResult, OpContext } from './rest.ts';
 import { allowedFieldKeys } from './codec.ts';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 import { managedFieldsFor } from './managed-fields.ts';
 
 const now = new Date('2026-01-02T03:04:05.678Z');

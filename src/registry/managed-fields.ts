@@ -11,7 +11,7 @@
  *   the stored ones, are kept as they are (`[{}]` still resets);
  * - HTTP callers always have a manager (fieldManager or the User-Agent prefix; empty is recorded as `unknown`).
  */
-import type { KObject, ManagedFieldsEntry } from '../api/types.ts';
+import type { KObject, ManagedFieldsEntry } from '../machinery/objects.ts';
 import { isResetManagedFields, resetFields, updateManagedFields } from '../apply/ssa/index.ts';
 import type { StructNode } from '../apply/schema-view.ts';
 

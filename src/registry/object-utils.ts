@@ -1,6 +1,6 @@
 /** Small helpers the registry verbs share: time, uids, generated names, cloning and comparison. */
 import { randomInt, randomUUID } from 'node:crypto';
-import type { KObject } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
 
 /** RFC 3339 with second precision in UTC, as metav1.Time marshals: `2026-01-02T03:04:05Z`. */
 export function rfc3339(d: Date): string {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../endpoints/status.ts';
+import { StatusError } from '../machinery/errors.ts';
 import { continueAfter } from './continue-token.ts';
 import { planList, readAtForGet, validateListParams, validateWatchParams } from './options.ts';
 import type { ListParams, WatchParams } from './rest.ts';

@@ -6,7 +6,7 @@
  */
 import type { ReadAt } from '../storage/cacher/types.ts';
 import type { DeleteParams, ListParams, WatchParams } from './rest.ts';
-import { errors, field, type FieldError, type StatusError } from '../endpoints/status.ts';
+import { errors, field, type FieldError, type StatusError } from '../machinery/errors.ts';
 import { decodeContinue, InvalidContinueError } from './continue-token.ts';
 
 const MAX_UINT64 = 18446744073709551615n;

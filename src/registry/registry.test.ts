@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject, ResourceDef } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { ResourceDef } from '../api/types.ts';
 import { MemoryStore } from '../storage/memory/memory-store.ts';
 import { createRegistry } from './registry.ts';
 import { cm, configmaps, EventLog, namespaces, sys } from './testing.ts';

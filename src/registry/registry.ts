@@ -7,7 +7,8 @@
  *
  * Lifecycle: `createRegistry` resolves once every cache has loaded; `stop()` stops all caches (watchers end).
  */
-import type { KObject, ResourceDef, SubresourceDef } from '../api/types.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { ResourceDef, SubresourceDef } from '../api/types.ts';
 import { Cacher, type CacherOptions } from '../storage/cacher/cacher.ts';
 import { DirectReader } from '../storage/cacher/direct-reader.ts';
 import type { ObjectCodec, ObjectReader } from '../storage/cacher/types.ts';

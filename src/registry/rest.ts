@@ -4,7 +4,8 @@
  * registry owns every API-machinery rule (metadata, resourceVersion table, selectors, continue tokens,
  * optimistic concurrency, deletion lifecycle, dry-run) and throws `StatusError`s.
  */
-import type { KObject, ResourceDef, UserInfo } from '../api/types.ts';
+import type { KObject, UserInfo } from '../machinery/objects.ts';
+import type { ResourceDef } from '../api/types.ts';
 import type { CachedObject, ObjectWatch, ObjectWatchSink } from '../storage/cacher/types.ts';
 
 /** Who asks and how: built by the handler from the request. */

@@ -2,7 +2,7 @@
  * Typed storage errors → the StatusErrors kube-apiserver answers with (wiring.md "registry maps them").
  * Anything already a StatusError passes through.
  */
-import { errors, StatusError } from '../endpoints/status.ts';
+import { errors, StatusError } from '../machinery/errors.ts';
 import {
   CompactedError, FutureRevisionError, StorageUnavailableError, StoreClosedError, ValueTooLargeError,
 } from '../storage/interface.ts';

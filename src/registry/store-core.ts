@@ -2,8 +2,9 @@
  * What every verb of the generic store shares: the resource, the backend to write to, the reader to read
  * through (watch cache or direct), and how errors name the resource.
  */
-import type { KObject, ResourceDef } from '../api/types.ts';
-import type { Qualified } from '../endpoints/status.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { ResourceDef } from '../api/types.ts';
+import type { Qualified } from '../machinery/errors.ts';
 import type { CachedObject, ObjectCodec, ObjectEvent, ObjectReader } from '../storage/cacher/types.ts';
 import type { KeyValue, Store } from '../storage/interface.ts';
 import type { OpContext } from './rest.ts';

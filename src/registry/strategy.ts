@@ -8,7 +8,8 @@
  *           → metadata validation + validateUpdate (or validate) → generation bump → warnings → canonicalize
  *           → managedFields → storage (skipped when nothing changed)
  */
-import type { KObject, ObjectMeta, ResourceDef, Strategy } from '../api/types.ts';
+import type { KObject, ObjectMeta } from '../machinery/objects.ts';
+import type { ResourceDef, Strategy } from '../api/types.ts';
 import { clone } from './object-utils.ts';
 
 /** Optional extras a strategy may carry (type a kind's strategy as `RegistryStrategy` to set them). */

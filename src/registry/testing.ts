@@ -4,8 +4,9 @@
  * build contexts. The real catalog is src/api/catalog.ts.
  */
 import assert from 'node:assert/strict';
-import { StatusError } from '../endpoints/status.ts';
-import type { KObject, ResourceDef } from '../api/types.ts';
+import { StatusError } from '../machinery/errors.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { ResourceDef } from '../api/types.ts';
 import { MemoryStore } from '../storage/memory/memory-store.ts';
 import type { ObjectEvent, ObjectWatchSink } from '../storage/cacher/types.ts';
 import type { OpContext } from './rest.ts';

@@ -12,8 +12,8 @@
  * - a write that changes nothing is not written (the stored object and its resourceVersion come back);
  * - removing the last finalizer of an object being deleted (grace period 0) deletes it.
  */
-import type { KObject } from '../api/types.ts';
-import { errors, type FieldError } from '../endpoints/status.ts';
+import type { KObject } from '../machinery/objects.ts';
+import { errors, type FieldError } from '../machinery/errors.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { OpContext, UpdateFn } from './rest.ts';
 import { checkNamespaceForCreate, customView, decodedCopy, ensureNamespace, prepareCreate, strategyContext, withRevision, writeCreate, type ManagedFieldsMode } from './create.ts';

@@ -3,7 +3,7 @@
  * `Request entity too large: limit is 3145728` is thrown. Handlers read bodies through this.
  */
 import type { Req } from './context.ts';
-import { StatusError } from '../endpoints/status.ts';
+import { StatusError } from '../machinery/errors.ts';
 
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 

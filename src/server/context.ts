@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import type { UserInfo } from '../api/types.ts';
+import type { UserInfo } from '../machinery/objects.ts';
 import type { Authorizer } from '../authz/types.ts';
 
 export type Req = IncomingMessage | Http2ServerRequest;

@@ -1,6 +1,6 @@
 /** apps: workload controllers. */
 import type { GroupSpec } from './define.ts';
-import type { KObject } from '../types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import { scaleSub, statusSub } from './define.ts';
 import * as cols from '../../registry/resources/apps/columns.ts';
 import { replicasSelectableFields } from '../../registry/resources/core/columns.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Catalog } from '../catalog.ts';
-import type { KObject } from '../types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 
 void test('events.k8s.io/v1 events are stored as core/v1 events and come back unchanged', () => {
   const c = Catalog.builtin();

@@ -6,7 +6,8 @@
  * The registry converts on the way in (`toStorage`) and out (`fromStorage`); apiVersion/kind are set here.
  * Conversions keep metadata untouched and are total: unknown fields pass through unchanged.
  */
-import type { KObject, ResourceDef } from '../types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../types.ts';
 import type { StorageGVK } from './define.ts';
 
 export interface VersionConverter {

@@ -1,6 +1,7 @@
 /** The core (legacy) group, served under /api/v1. */
 import type { GroupSpec } from './define.ts';
-import type { GroupVersionKind, Verb } from '../types.ts';
+import type { GroupVersionKind } from '../../machinery/objects.ts';
+import type { Verb } from '../types.ts';
 import { SUB_VERBS, statusSub, scaleSub } from './define.ts';
 import { podColumns, podSelectableFields, podStrategy } from '../../registry/resources/core/pods.ts';
 import * as cols from '../../registry/resources/core/columns.ts';

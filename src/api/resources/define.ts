@@ -5,7 +5,8 @@
  * Defaults (kube-apiserver's usual shape): singular = lower-cased kind, listKind = `<Kind>List`, the eight
  * standard verbs, name rule DNS-1123 subdomain, storage key prefix `/registry/<resource>/`.
  */
-import type { NameRule, ResourceDef, Strategy, SubresourceDef, TableColumn, Verb, KObject } from '../types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { NameRule, ResourceDef, Strategy, SubresourceDef, TableColumn, Verb } from '../types.ts';
 import { validateFor, type KindValidators } from '../validation/index.ts';
 import { converterFor } from './conversion.ts';
 

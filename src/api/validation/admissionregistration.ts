@@ -9,9 +9,9 @@
  * Match condition expressions are compiled with src/cel (profile 'admission'); kube's `authorizer` library is
  * not in our environment, so expressions using it are only checked for being non-empty.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
 import { compileCel } from '../../cel/index.ts';
-import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum } from './names.ts';
+import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum } from '../../machinery/validation/names.ts';
 import { validateFQDN } from './discovery.ts';
 import { goInvalid, goStrings } from './go-render.ts';
 import { type J, arr, isSet, obj, semanticEqual, str, validateLabelSelector } from './util.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject } from '../types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import { validateCrd, validateCrdUpdate, validateStoredVersions } from './apiextensions.ts';
 
 type J = Record<string, any>;
@@ -67,7 +67,7 @@ void test('per-version fields identical in every version are reported at the top
 });
 
 void test('schema errors from the engine are re-pathed to spec.validation when hoisted', async () => {
-  const { FieldError } = await import('../../endpoints/status.ts');
+  const { FieldError } = await import('../../machinery/errors.ts');
   const e = new FieldError('FieldValueRequired', 'spec.versions[0].schema.openAPIV3Schema.properties[spec].type', 'must not be empty for specified object fields');
   const out = validateCrd(crd(), { schemaErrors: [e] }).map((x) => x.toString());
   assert.deepEqual(out, ['spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields']);

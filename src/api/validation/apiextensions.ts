@@ -10,9 +10,9 @@
  * Schema checks (structural rules, defaults, CEL rules) come from src/apiextensions/schema through the
  * `schemaErrors` option (paths per version, `spec.versions[i].schema.openAPIV3Schema…`); they are re-pathed here.
  */
-import type { KObject } from '../types.ts';
-import { field, FieldError } from '../../endpoints/status.ts';
-import { isDNS1035Label, isDNS1123Subdomain } from './names.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import { field, FieldError } from '../../machinery/errors.ts';
+import { isDNS1035Label, isDNS1123Subdomain } from '../../machinery/validation/names.ts';
 import { arr, goStringSlice, isObj, obj, RenderedFieldError, semanticEqual, str, type J } from './util.ts';
 
 const PRINTER_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];

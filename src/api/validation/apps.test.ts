@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { immutableSelector, validateDaemonSet, validateDeployment, validateReplicaSet, validateStatefulSet, validateStatefulSetUpdate } from './apps.ts';
 import { validateFor } from './index.ts';
 import type { J } from './util.ts';
-import type { KObject } from '../types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 
 function template(labels: Record<string, string> = { app: 'web' }, restartPolicy = 'Always'): J {
   return { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }], restartPolicy, dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30 } };

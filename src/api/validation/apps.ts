@@ -5,8 +5,8 @@
  * IsNotMoreThan100Percent, ValidateStatefulSetUpdate) and the strategies' immutable selector
  * (pkg/registry/apps/*\/strategy.go ValidateUpdate).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isValidPercent } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isValidPercent } from '../../machinery/validation/names.ts';
 import { validatePodTemplateSpec } from './core-pod.ts';
 import { GO_NULL, goImmutable, goIntOrString, goInvalid, goLabelSelector, goMap, goNotSupported, goPtr, goQuote } from './go-render.ts';
 import {

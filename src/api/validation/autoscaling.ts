@@ -4,10 +4,10 @@
  * validateMetricTarget, validateBehavior). Kube validates the internal (v2-shaped) object, so a v1
  * targetCPUUtilizationPercentage is reported as spec.metrics[0].resource.target.averageUtilization.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isValidPathSegmentName } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isValidPathSegmentName } from '../../machinery/validation/names.ts';
 import { validateContainerResourceName } from './core-resources.ts';
-import { tryParseQuantity } from './quantity.ts';
+import { tryParseQuantity } from '../../machinery/quantity.ts';
 import { type J, arr, isSet, obj, str } from './util.ts';
 
 const METRIC_TYPES = ['Object', 'Pods', 'Resource', 'External', 'ContainerResource'];

@@ -3,10 +3,10 @@
  * validatePodTemplateSpec (restartPolicy OnFailure|Never), ValidateJobSpecUpdate, ValidateCronJobCreate/Update,
  * validateScheduleFormat, validateTimeZone, validateConcurrencyPolicy, ValidateJobTemplateSpec).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
 import { validatePodTemplateSpec } from './core-pod.ts';
 import { cronScheduleError, timeZoneExists } from './cron.ts';
-import { isDNS1123Label } from './names.ts';
+import { isDNS1123Label } from '../../machinery/validation/names.ts';
 import { GO_NULL, goImmutable, goInvalid, goLabelSelector, goMap } from './go-render.ts';
 import { validateAnnotations } from './object-meta.ts';
 import {

@@ -8,8 +8,8 @@
 import { verify } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type * as X509 from '@peculiar/x509';
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isDNS1123Label, isDNS1123Subdomain } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isDNS1123Label, isDNS1123Subdomain } from '../../machinery/validation/names.ts';
 import { RenderedFieldError, type J, arr, isSet, obj, str } from './util.ts';
 
 const USAGES = ['any', 'cert sign', 'client auth', 'code signing', 'content commitment', 'crl sign', 'data encipherment', 'decipher only',

@@ -1,7 +1,7 @@
 /**
  * coordination.k8s.io/v1 Lease (pkg/apis/coordination/validation/validation.go: ValidateLeaseSpec).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
 import { type J, isSet, obj, str } from './util.ts';
 
 export function validateLease(lease: J): FieldError[] {

@@ -4,8 +4,8 @@
  * ValidateNodeFieldSelectorRequirement, ValidatePreferredSchedulingTerms, validatePodAffinityTerm,
  * validateWeightedPodAffinityTerms, validateTopologySpreadConstraints).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../machinery/validation/names.ts';
 import { type J, arr, isSet, obj, str, validateLabelName, validateLabelSelector } from './util.ts';
 
 function nodeSelectorRequirement(rq: J, path: string): FieldError[] {

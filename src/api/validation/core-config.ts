@@ -3,8 +3,8 @@
  * ValidateConfigMap(Update), ValidateSecret(Update), ValidateNamespace, validateFinalizerName,
  * ValidateReplicationControllerSpec).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isConfigMapKey } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isConfigMapKey } from '../../machinery/validation/names.ts';
 import { validateFinalizerName, validateKubeFinalizerName } from './object-meta.ts';
 import { validatePodTemplateSpec } from './core-pod.ts';
 import { goInvalid, goMap } from './go-render.ts';

@@ -6,11 +6,11 @@
  * Fields kube always defaults (imagePullPolicy, terminationMessagePolicy, protocol, probe thresholds, httpGet
  * scheme) are treated as defaulted when absent or empty: kube's defaulting cannot tell "" from unset either.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
 import {
   inclusiveRangeError, isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isHTTPHeaderName, isQualifiedName,
   isRelaxedEnvVarName, isValidPortName, isValidPortNum,
-} from './names.ts';
+} from '../../machinery/validation/names.ts';
 import { validateResources } from './core-resources.ts';
 import { validateSeccompProfile } from './core-security.ts';
 import { type J, arr, validateLocalDescendingPath, intOrString, isObj, isSet, nonNegative, obj, str } from './util.ts';

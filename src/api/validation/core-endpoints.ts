@@ -4,8 +4,8 @@
  * for endpoint addresses (no unspecified, loopback, link-local or link-local multicast addresses).
  */
 import { isIP } from 'node:net';
-import { FieldError, field } from '../../endpoints/status.ts';
-import { IP_ERROR, ipFamilyOf, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { IP_ERROR, ipFamilyOf, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum } from '../../machinery/validation/names.ts';
 import { type J, arr, isSet, obj, str } from './util.ts';
 
 export const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];

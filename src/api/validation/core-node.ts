@@ -4,9 +4,9 @@
  * (its field path starts from "metadata"); clients see that path, so we keep it.
  * spec.configSource is dropped by the strategy in v1.33 (DynamicKubeletConfig is gone), so it is not checked.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { CIDR_ERROR, isValidLabelValue, parseCIDR } from './names.ts';
-import { tryParseQuantity, formatQuantity } from './quantity.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { CIDR_ERROR, isValidLabelValue, parseCIDR } from '../../machinery/validation/names.ts';
+import { tryParseQuantity, formatQuantity } from '../../machinery/quantity.ts';
 import { goDuplicate, goQuote, goStrings, goInvalid } from './go-render.ts';
 import { type J, IS_NEGATIVE, RenderedFieldError, arr, isSet, obj, str, validateLabelName } from './util.ts';
 

@@ -3,8 +3,8 @@
  * validatePodMetadataAndSpec, ValidatePodUpdate, ValidateTolerations, validatePodDNSConfig, ValidatePodTemplate).
  * Generic ObjectMeta checks are the registry's; these cover everything else, paths rooted at the object.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { inclusiveRangeError, ipFamilyOf, IP_ERROR, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { inclusiveRangeError, ipFamilyOf, IP_ERROR, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../machinery/validation/names.ts';
 import { validateAnnotations } from './object-meta.ts';
 import { validateContainers, validateContainersOnlyForPod, validateInitContainers } from './core-containers.ts';
 import { validateVolumes } from './core-volumes.ts';

@@ -5,9 +5,9 @@
  * volume type" (flexVolume is counted without that check, as in kube). Per-source rules are the required fields;
  * CSI also checks the driver name.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isDNS1123Subdomain } from './names.ts';
-import { formatQuantity, tryParseQuantity } from './quantity.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isDNS1123Subdomain } from '../../machinery/validation/names.ts';
+import { formatQuantity, tryParseQuantity } from '../../machinery/quantity.ts';
 import { validateAffinity } from './core-affinity.ts';
 import { accessModeErrors } from './core-pvc.ts';
 import { GO_NULL, goInvalid, goNotSupported, goPtr } from './go-render.ts';

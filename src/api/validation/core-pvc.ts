@@ -3,9 +3,9 @@
  * ValidatePersistentVolumeClaimUpdate). RecoverVolumeExpansionFailure is on in v1.33, so a claim may shrink
  * its request down to (not below) status.capacity.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isDNS1123Subdomain } from './names.ts';
-import { compareQuantity, formatQuantity, tryParseQuantity } from './quantity.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isDNS1123Subdomain } from '../../machinery/validation/names.ts';
+import { compareQuantity, formatQuantity, tryParseQuantity } from '../../machinery/quantity.ts';
 import { type J, arr, immutable, isSet, obj, semanticEqual, str, validateLabelSelector } from './util.ts';
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];

@@ -4,9 +4,9 @@
  * ValidateResourceQuotaResourceName, ValidateLimitRange; helpers from pkg/apis/core/helper).
  * Quantities in LimitRange causes are shown by their canonical text (kube prints a Go struct there).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isQualifiedName } from './names.ts';
-import { type Quantity, compareQuantity, formatQuantity, milliValue } from './quantity.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isQualifiedName } from '../../machinery/validation/names.ts';
+import { type Quantity, compareQuantity, formatQuantity, milliValue } from '../../machinery/quantity.ts';
 import { quantityValue, validateContainerResourceName } from './core-resources.ts';
 import { goQuote, goStrings, goInvalid } from './go-render.ts';
 import { type J, arr, isSet, obj, str } from './util.ts';

@@ -3,9 +3,9 @@
  * validateContainerResourceName, ValidateResourceQuantityValue, validateResourceRequirements; helpers
  * IsNativeResource, IsExtendedResourceName, IsOvercommitAllowed from pkg/apis/core/helper).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isQualifiedName } from './names.ts';
-import { type Quantity, compareQuantity, formatQuantity, milliValue, tryParseQuantity } from './quantity.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isQualifiedName } from '../../machinery/validation/names.ts';
+import { type Quantity, compareQuantity, formatQuantity, milliValue, tryParseQuantity } from '../../machinery/quantity.ts';
 import { IS_NEGATIVE, obj } from './util.ts';
 
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);

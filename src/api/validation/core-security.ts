@@ -3,8 +3,8 @@
  * validateFSGroupChangePolicy, validateSeccompProfileField, ValidateSecurityContext). Kube validates the
  * internal PodSecurityContext, so `shareProcessNamespace` is reported under `securityContext`.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { inclusiveRangeError } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { inclusiveRangeError } from '../../machinery/validation/names.ts';
 import { type J, arr, isSet, obj, str, validateLocalDescendingPath } from './util.ts';
 
 const MAX_ID = 2147483647;

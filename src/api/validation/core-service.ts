@@ -3,8 +3,8 @@
  * ValidateServiceClusterIPsRelatedFields, validateServiceExternalTrafficPolicy, ValidateServiceUpdate).
  * Node port ranges and cluster IP allocation are the allocators' business; this checks shape and syntax.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { CIDR_ERROR, IP_ERROR, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum, ipFamilyOf, parseCIDR } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { CIDR_ERROR, IP_ERROR, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum, ipFamilyOf, parseCIDR } from '../../machinery/validation/names.ts';
 import { validatePortNumOrName } from './core-containers.ts';
 import { type J, arr, isSet, obj, str, validateLabels } from './util.ts';
 import { GO_NULL, goDuplicate, goIntOrString, goInvalid, goQuote, goStrings } from './go-render.ts';

@@ -4,10 +4,10 @@
  * required fields are set. Sources are checked in kube's order, so "may not specify more than 1 volume type"
  * lands on the same field kube names (including its `downwarAPI` spelling).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain } from '../../machinery/validation/names.ts';
 import { validateFieldRef, validateLocalDescendingPath } from './core-containers.ts';
-import { tryParseQuantity } from './quantity.ts';
+import { tryParseQuantity } from '../../machinery/quantity.ts';
 import { type J, arr, isObj, isSet, obj, str } from './util.ts';
 
 const FILE_MODE = 'must be a number between 0 and 0777 (octal), both inclusive';

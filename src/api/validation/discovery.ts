@@ -3,8 +3,8 @@
  * ValidateEndpointSliceUpdate, validateEndpoints, validatePorts, validateHints, validateAddressType).
  * Addresses are checked by the slice's addressType; an unknown type leaves them unchecked (its own error).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { ipFamilyOf, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { ipFamilyOf, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../machinery/validation/names.ts';
 import { PORT_PROTOCOLS, validateEndpointIP } from './core-endpoints.ts';
 import { type J, arr, immutable, isSet, obj, str, validateLabels } from './util.ts';
 

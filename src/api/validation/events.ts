@@ -5,8 +5,8 @@
  * note → message, deprecatedCount → count, deprecatedSource → source, deprecatedFirstTimestamp →
  * firstTimestamp, deprecatedLastTimestamp → lastTimestamp.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isDNS1123Subdomain, isQualifiedName } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isDNS1123Subdomain, isQualifiedName } from '../../machinery/validation/names.ts';
 import { type J, immutable, isSet, obj, semanticEqual, str } from './util.ts';
 import { goImmutable, goQuote, goTime } from './go-render.ts';
 

@@ -7,8 +7,8 @@
  * Unset fields kube's v1 defaulting fills (matchingPrecedence 1000, nominalConcurrencyShares 30, queuing 64/8/50)
  * are read as those defaults. Not done: the "must equal the fixed value" rule for the mandatory objects.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isDNS1123Label, isDNS1123Subdomain } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isDNS1123Label, isDNS1123Subdomain } from '../../machinery/validation/names.ts';
 import { goInvalid, goNotSupported, goQuote, goStrings } from './go-render.ts';
 import { type J, arr, isSet, obj, str } from './util.ts';
 

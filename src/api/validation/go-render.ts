@@ -5,7 +5,7 @@
  * `v1.LabelSelector{...}`, `intstr.IntOrString{...}`). Kubernetes v1.34 later switched to JSON; v1.33 did not.
  * Map keys print sorted, as Go's fmt does.
  */
-import { FieldError } from '../../endpoints/status.ts';
+import { FieldError } from '../../machinery/errors.ts';
 import { RenderedFieldError, isObj, isSet, obj, str } from './util.ts';
 
 export const goQuote = (s: string): string => JSON.stringify(s);

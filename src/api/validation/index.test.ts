@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Catalog } from '../catalog.ts';
-import type { KObject } from '../types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import { validateFor, validatedKinds } from './index.ts';
 import { validateObjectMeta, nameProblems } from './object-meta.ts';
 

@@ -8,8 +8,8 @@
  * validators there, and the spec of such a write is the stored one.
  * Every function is pure and returns kube's field errors, one per field path, in kube's order where it matters.
  */
-import type { KObject } from '../types.ts';
-import type { FieldError } from '../../endpoints/status.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { FieldError } from '../../machinery/errors.ts';
 import { validatePod, validatePodTemplateObject, validatePodUpdate } from './core-pod.ts';
 import { validateService, validateServiceUpdate } from './core-service.ts';
 import { validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './core-pvc.ts';

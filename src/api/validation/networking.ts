@@ -4,11 +4,11 @@
  * validateIngressTLS, ValidateNetworkPolicySpec, ValidateNetworkPolicyPort, ValidateNetworkPolicyPeer,
  * ValidateIPBlock, ValidateIngressClass).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
 import {
   CIDR_ERROR, ipFamilyOf, isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName, isValidPortName,
   isValidPortNum, isWildcardDNS1123Subdomain, parseCIDR,
-} from './names.ts';
+} from '../../machinery/validation/names.ts';
 import { type J, arr, intOrString, isObj, isSet, obj, str, validateLabelSelector } from './util.ts';
 import { goInvalid, goStrings } from './go-render.ts';
 

@@ -3,8 +3,8 @@
  * ValidateRuntimeClassUpdate, validateOverhead, validateScheduling, validateTolerations): the handler is a DNS
  * label and immutable, overhead is a resource list, scheduling tolerations are valid and unique.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isDNS1123Label } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isDNS1123Label } from '../../machinery/validation/names.ts';
 import { validateResources } from './core-resources.ts';
 import { validateTolerations } from './core-pod.ts';
 import { goQuote } from './go-render.ts';

@@ -2,7 +2,7 @@
 // objectmeta.go) and core's validateKubeFinalizerName.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ObjectMeta } from '../types.ts';
+import type { ObjectMeta } from '../../machinery/objects.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from './object-meta.ts';
 
 const ns = { namespaced: true, nameRule: 'dns1123-subdomain' as const };

@@ -3,11 +3,12 @@
  * pkg/apis/core/validation's extra finalizer-name rule that every built-in kind gets). Paths are rooted at
  * `path` (default `metadata`), so embedded metadata (pod templates) can reuse the label/annotation checks.
  */
-import type { NameRule, ObjectMeta } from '../types.ts';
-import { FieldError, field } from '../../endpoints/status.ts';
+import type { ObjectMeta } from '../../machinery/objects.ts';
+import type { NameRule } from '../types.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
 import {
   isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPathSegmentName, isValidPathSegmentPrefix,
-} from './names.ts';
+} from '../../machinery/validation/names.ts';
 import { FIELD_IMMUTABLE, arr, goStringSlice, immutable, isObj, isSet, nonNegative, semanticEqual, str, validateLabels } from './util.ts';
 import { GO_NULL, goInvalid, goOwnerReference, goStrings, goTime } from './go-render.ts';
 

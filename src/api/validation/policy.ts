@@ -1,7 +1,7 @@
 /**
  * policy/v1 PodDisruptionBudget (pkg/apis/policy/validation/validation.go: ValidatePodDisruptionBudgetSpec).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
 import { notMoreThan100Percent, validatePositiveIntOrPercent } from './apps.ts';
 import { type J, isSet, obj, validateLabelSelector } from './util.ts';
 import { goInvalid, goPtr } from './go-render.ts';

@@ -3,8 +3,8 @@
  * ValidateClusterRole, ValidateRoleBinding, ValidateClusterRoleBinding, ValidateRoleBindingSubject and the
  * *Update variants: `cannot change roleRef`).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isDNS1123Subdomain, isValidPathSegmentName } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isDNS1123Subdomain, isValidPathSegmentName } from '../../machinery/validation/names.ts';
 import { type J, arr, isSet, obj, str, validateLabelSelector } from './util.ts';
 import { goInvalid, goQuote, goStrings } from './go-render.ts';
 

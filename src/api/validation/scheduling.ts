@@ -2,7 +2,7 @@
  * scheduling.k8s.io/v1 PriorityClass (pkg/apis/scheduling/validation/validation.go: ValidatePriorityClass,
  * ValidatePriorityClassUpdate; pkg/apis/scheduling: IsKnownSystemPriorityClass).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
 import { type J, immutable, isSet, obj, str } from './util.ts';
 
 export const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;

@@ -6,8 +6,8 @@
  * volumeLifecycleModes) are read as their defaults when unset: our strategy does not default them, kube
  * validates after defaulting. kube's path for attachRequired is `spec.attachedRequired` (sic).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isDNS1123Subdomain } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isDNS1123Subdomain } from '../../machinery/validation/names.ts';
 import { validateCSIDriverName } from './core-pv.ts';
 import { goInvalid, goPtr, goQuote } from './go-render.ts';
 import { type J, arr, immutable, isSet, obj, semanticEqual, str } from './util.ts';

@@ -3,8 +3,8 @@
  * validateProvisioner, validateParameters, validateReclaimPolicy, validateVolumeBindingMode,
  * ValidateStorageClassUpdate).
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isQualifiedName } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isQualifiedName } from '../../machinery/validation/names.ts';
 import { type J, immutable, isSet, obj, semanticEqual, str, validateLabelName } from './util.ts';
 
 const MAX_PARAMETER_COUNT = 512;

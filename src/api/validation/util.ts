@@ -3,8 +3,8 @@
  * structs), kube's common checks (non-negative fields, immutable fields, label selectors) and field errors
  * whose bad value is rendered the way kube-apiserver renders it.
  */
-import { FieldError, field } from '../../endpoints/status.ts';
-import { isQualifiedName, isValidLabelValue } from './names.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
+import { isQualifiedName, isValidLabelValue } from '../../machinery/validation/names.ts';
 
 export type J = Record<string, unknown>;
 

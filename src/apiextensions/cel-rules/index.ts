@@ -18,7 +18,7 @@ import {
   celTypeFromSchema, compileCel, CelCompileError, CelCostLimitError, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET,
   STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, type CelProgram, type CelSchema, type CelType,
 } from '../../cel/index.ts';
-import { field, FieldError } from '../../endpoints/status.ts';
+import { field, FieldError } from '../../machinery/errors.ts';
 import { parseFieldPath } from '../schema/schema-checks.ts';
 import { childPath, indexPath, isObject, jsonEqual, keyPath, type JSONSchemaProps, type Structural, type ValidationRule } from '../schema/types.ts';
 import { itemIndex } from '../schema/value-validation.ts';

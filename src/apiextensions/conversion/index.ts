@@ -13,10 +13,10 @@
  * Objects already in the desired version are not sent; a list is converted in one review.
  */
 import { randomUUID } from 'node:crypto';
-import type { KObject } from '../../api/types.ts';
-import { errors, StatusError } from '../../endpoints/status.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import { errors, StatusError } from '../../machinery/errors.ts';
 import { postJson } from '../../webhook/client.ts';
-import { isQualifiedName, isValidLabelValue } from '../../api/validation/names.ts';
+import { isQualifiedName, isValidLabelValue } from '../../machinery/validation/names.ts';
 
 export interface CrdConverter {
   /** Converts one object to `toApiVersion` (`group/version`). Rejects with a 500 StatusError on failure. */

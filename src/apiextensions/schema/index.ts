@@ -15,10 +15,11 @@
  *   `strictSchema` reports the same unknown fields as `prune` (plus duplicates): use one of the two for
  *   `unknown field "…"` messages, not both.
  */
-import type { CustomResourceSupport, KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { CustomResourceSupport } from '../../api/types.ts';
 import type { StructNode } from '../../apply/schema-view.ts';
 import type { SchemaNode as ScanNode } from '../../endpoints/negotiation/json-scan.ts';
-import { field, FieldError } from '../../endpoints/status.ts';
+import { field, FieldError } from '../../machinery/errors.ts';
 import { compileRules, type RuleValidator } from '../cel-rules/index.ts';
 import { applyDefaults, pruneNonNullableNulls } from './default.ts';
 import { validateListTypes } from './listtype.ts';

@@ -2,7 +2,7 @@
  * `x-kubernetes-list-type` set/map uniqueness (kube's pkg/apiserver/schema/listtype): the second occurrence
  * of a value (set) or key (map) is reported once as `Duplicate value`; map items must be objects.
  */
-import { field, type FieldError } from '../../endpoints/status.ts';
+import { field, type FieldError } from '../../machinery/errors.ts';
 import { childPath, indexPath, isObject, keyPath, type Structural } from './types.ts';
 import { stableKey } from './value-validation.ts';
 import { subtreeHas } from './structural.ts';

@@ -4,10 +4,10 @@
  * objects (kube's pkg/apiserver/schema/objectmeta/validation.go). The top-level object's metadata is the
  * generic store's business, not this file's.
  */
-import { field, type FieldError } from '../../endpoints/status.ts';
+import { field, type FieldError } from '../../machinery/errors.ts';
 import {
   isDNS1035Label, isQualifiedName, isValidLabelValue, isValidPathSegmentName, isValidPathSegmentPrefix,
-} from '../../api/validation/names.ts';
+} from '../../machinery/validation/names.ts';
 import { childPath, indexPath, isObject, keyPath, type Structural } from './types.ts';
 import { subtreeHas } from './structural.ts';
 

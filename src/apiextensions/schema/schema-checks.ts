@@ -4,7 +4,7 @@
  * CEL compilation aside: unsupported keywords, defaults where forbidden (metadata), list/map type markers,
  * x-kubernetes-validations entries' shape, and the root rules when the status sub-resource is on.
  */
-import { field, type FieldError } from '../../endpoints/status.ts';
+import { field, type FieldError } from '../../machinery/errors.ts';
 import { childPath, indexPath, isObject, keyPath, type JSONSchemaProps } from './types.ts';
 
 const TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];

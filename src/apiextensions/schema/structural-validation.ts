@@ -5,7 +5,7 @@
  * description, default, nullable, x-kubernetes-* in there), metadata at a resource root limited to name
  * and generateName. Errors come back sorted by their text, as kube sorts them.
  */
-import { field, type FieldError } from '../../endpoints/status.ts';
+import { field, type FieldError } from '../../machinery/errors.ts';
 import { childPath, indexPath, isObject, keyPath, type JSONSchemaProps } from './types.ts';
 import { compilePattern } from './value-validation.ts';
 import { RE2JS } from '@bufbuild/re2';

@@ -11,7 +11,7 @@
  * atomic lists correlate only as a whole.
  */
 import { RE2JS } from '@bufbuild/re2';
-import { FieldError, field, type StatusCause } from '../../endpoints/status.ts';
+import { FieldError, field, type StatusCause } from '../../machinery/errors.ts';
 import { checkedFormat, formatValid } from './formats.ts';
 import { isObject, jsonEqual, type JSONSchemaProps } from './types.ts';
 

@@ -11,8 +11,8 @@
  * 4. The applier's `time` moves only when the object changed. A create is an apply onto the kind's zero object.
  * 5. For the `kubectl` manager, a client-side last-applied annotation on the live object is kept in sync.
  */
-import type { ManagedFieldsEntry } from '../../api/types.ts';
-import { StatusError, errors } from '../../endpoints/status.ts';
+import type { ManagedFieldsEntry } from '../../machinery/objects.ts';
+import { StatusError, errors } from '../../machinery/errors.ts';
 import { rootNodeFor, rootNodeForObject, type StructNode } from '../schema-view.ts';
 import { fieldSetOf } from '../fieldpath/from-value.ts';
 import type { FieldSet } from '../fieldpath/set.ts';

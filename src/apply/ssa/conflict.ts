@@ -6,7 +6,7 @@
  * A manager prints as its quoted name, `with subresource "status"` when it wrote through one, and
  * `using <apiVersion>` for Update entries (appliers are version independent).
  */
-import { StatusError, type StatusCause } from '../../endpoints/status.ts';
+import { StatusError, type StatusCause } from '../../machinery/errors.ts';
 import { goQuote } from '../fieldpath/value.ts';
 import { pathString, type Path } from '../fieldpath/element.ts';
 

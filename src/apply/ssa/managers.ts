@@ -6,7 +6,7 @@
  * - entries are written sorted by operation (Apply before Update), time (seconds), manager, apiVersion,
  *   subresource; an empty manager list is written as no managedFields at all.
  */
-import type { ManagedFieldsEntry } from '../../api/types.ts';
+import type { ManagedFieldsEntry } from '../../machinery/objects.ts';
 import { FieldSet } from '../fieldpath/set.ts';
 import { goJsonString } from '../fieldpath/value.ts';
 

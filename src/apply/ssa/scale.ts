@@ -16,7 +16,7 @@
  * deploy.metadata.managedFields = toParent({ parentEntries, parentApiVersion: 'apps/v1', scaleEntries: r.managedFields });
  * ```
  */
-import type { ManagedFieldsEntry } from '../../api/types.ts';
+import type { ManagedFieldsEntry } from '../../machinery/objects.ts';
 import { fieldElement, type Path } from '../fieldpath/element.ts';
 import { FieldSet } from '../fieldpath/set.ts';
 import { decodeManagedFields, encodeManagedFields, type Managers } from './managers.ts';

@@ -11,7 +11,7 @@
  * 4. Fields never owned (apiVersion, kind, metadata.name/namespace/uid/…/managedFields) are stripped; more
  *    than 10 Update entries fold the oldest into `ancient-changes`.
  */
-import type { ManagedFieldsEntry } from '../../api/types.ts';
+import type { ManagedFieldsEntry } from '../../machinery/objects.ts';
 import { rootNodeFor, rootNodeForObject, type StructNode } from '../schema-view.ts';
 import type { FieldSet } from '../fieldpath/set.ts';
 import {

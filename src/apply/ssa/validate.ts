@@ -6,7 +6,7 @@
  * Several errors read `errors:\n  <e1>\n  <e2>`. kube wraps them as `failed to create typed patch object
  * (<ns>/<name>; <gvk>): …` and answers 500, which {@link typedPatchError} reproduces.
  */
-import { StatusError } from '../../endpoints/status.ts';
+import { StatusError } from '../../machinery/errors.ts';
 import { fieldOf, isDeclaredField, resolveNode, type SchemaNode } from '../schema-view.ts';
 import { elementString, fieldElement, indexElement, type PathElement } from '../fieldpath/element.ts';
 import { listItemElement } from '../fieldpath/from-value.ts';

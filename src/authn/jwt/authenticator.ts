@@ -8,7 +8,7 @@
  * down never blocks the server; until then its tokens fail ("authenticator not initialized").
  */
 import { compactVerify, decodeProtectedHeader, importJWK, type CryptoKey } from 'jose';
-import type { UserInfo } from '../../api/types.ts';
+import type { UserInfo } from '../../machinery/objects.ts';
 import type { JwtAuthenticatorConfig } from './config.ts';
 import type { CelMappers } from './validate.ts';
 import { TokenError, fail, userFromClaims } from './claims.ts';

@@ -3,7 +3,7 @@
  * from claims or CEL, `jti` as the credential id, then required claims, claim validation rules and user
  * validation rules. Every refusal is a TokenError whose message is kube's (for the log; clients see 401).
  */
-import type { UserInfo } from '../../api/types.ts';
+import type { UserInfo } from '../../machinery/objects.ts';
 import type { JwtAuthenticatorConfig } from './config.ts';
 import type { CelMappers, CompiledRule } from './validate.ts';
 import { evaluate } from './cel.ts';

@@ -7,9 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import type { AuthenticationDeps, AuthenticationPart } from '../deps.ts';
 import type { TokenAuthenticator } from '../types.ts';
-import type { UserInfo } from '../../api/types.ts';
+import type { UserInfo } from '../../machinery/objects.ts';
 import { OptionsError, type ResolvedOptions } from '../../server/options.ts';
-import { field } from '../../endpoints/status.ts';
+import { field } from '../../machinery/errors.ts';
 import {
   decodeAuthenticationConfiguration, oidcFlagsToJwtAuthenticator, type AnonymousConfig, type AuthenticationConfiguration,
   type JwtAuthenticatorConfig,

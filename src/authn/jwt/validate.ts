@@ -4,9 +4,9 @@
  * expressions compiled on the way so a configuration that validates can be used as is.
  */
 import { X509Certificate } from 'node:crypto';
-import { FieldError, field } from '../../endpoints/status.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
 import { CelCompileError, type CelProgram } from '../../cel/index.ts';
-import { isDNS1123Subdomain, regexError } from '../../api/validation/names.ts';
+import { isDNS1123Subdomain, regexError } from '../../machinery/validation/names.ts';
 import type { AuthenticationConfiguration, JwtAuthenticatorConfig, PrefixedClaimOrExpression } from './config.ts';
 import { CelTypeError, compileClaimsExpression, compileUserExpression, usesEmailClaim, usesEmailVerifiedClaim } from './cel.ts';
 

@@ -6,7 +6,7 @@
  * Failures are logged with kube's reason and end as undefined, so the bearer authenticator answers 401.
  */
 import { compactVerify, decodeProtectedHeader } from 'jose';
-import type { UserInfo } from '../../api/types.ts';
+import type { UserInfo } from '../../machinery/objects.ts';
 import type { TokenAuthenticator, TokenContext, TokenUser } from '../types.ts';
 import type { PublicKeyEntry } from './keys.ts';
 import { TokenInvalidError } from './claims.ts';

@@ -7,7 +7,7 @@
  * The result is kube's ServiceAccountInfo turned into a user (extra: credential id, pod, node).
  */
 import { randomUUID } from 'node:crypto';
-import type { KObject, UserInfo } from '../../api/types.ts';
+import type { KObject, UserInfo } from '../../machinery/objects.ts';
 import type { ObjectGetter } from './getter.ts';
 
 /** kube's WarnOnlyBoundTokenExpirationSeconds (kubelet asks for it) and ExpirationExtensionSeconds (one year). */

@@ -3,7 +3,7 @@
  * registry as `system:apiserver`, as kube's ServiceAccountTokenGetter reads its informers/storage.
  * A missing object is `undefined`; other failures propagate.
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import type { RestRegistry } from '../../registry/rest.ts';
 import { isNotFound, systemContext } from '../../controllers/system-context.ts';
 

@@ -6,7 +6,7 @@
  * The key material comes from `serviceAccountIssuer(options)` (memoized per options object): start.ts builds
  * it before the registry so TokenRequest and the token controller sign with the same keys these verify.
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import type { AuthenticationDeps, AuthenticationPart } from '../deps.ts';
 import type { TokenAuthenticator } from '../types.ts';
 import { bootstrapTokenAuthenticator, BOOTSTRAP_NAMESPACE } from '../bootstrap-token.ts';

@@ -7,7 +7,7 @@
  * token's secret gets the `kubernetes.io/legacy-token-last-used` label (the date, once a day).
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { KObject, UserInfo } from '../../api/types.ts';
+import type { KObject, UserInfo } from '../../machinery/objects.ts';
 import type { ObjectGetter } from './getter.ts';
 import { serviceAccountUser, TokenInvalidError } from './claims.ts';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resolveOptions } from '../../server/options.ts';
 import { CompactSign } from 'jose';
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import { serviceAccountConfig, DEFAULT_ISSUER } from './config.ts';
 import { boundClaims, checkTimes, validateBound, TokenInvalidError } from './claims.ts';
 import { legacyClaims, validateLegacy } from './legacy.ts';

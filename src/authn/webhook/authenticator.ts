@@ -8,7 +8,7 @@
  * reply with `status.error`) are never cached.
  */
 import { createHash } from 'node:crypto';
-import type { UserInfo } from '../../api/types.ts';
+import type { UserInfo } from '../../machinery/objects.ts';
 import type { TokenAuthenticator } from '../types.ts';
 import type { WebhookConnection } from '../../webhook/kubeconfig.ts';
 import { callWebhook, type RetryBackoff } from '../../webhook/call.ts';

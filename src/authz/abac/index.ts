@@ -4,7 +4,7 @@
  * with kube's reason "No policy matched.". Read-only requests (get, list, watch) pass the verb check of any
  * policy; others need `readonly: false`. The file is read once at start, as kube-apiserver does.
  */
-import type { UserInfo } from '../../api/types.ts';
+import type { UserInfo } from '../../machinery/objects.ts';
 import type { Attributes, Authorizer, NonResourceRule, ResourceRule, RulesResult } from '../types.ts';
 import { registerAuthorizationMode } from '../modes.ts';
 import { loadPolicyFile, type PolicySpec } from './policy.ts';

@@ -7,8 +7,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { field, type FieldError } from '../../endpoints/status.ts';
-import { isDNS1123Subdomain } from '../../api/validation/names.ts';
+import { field, type FieldError } from '../../machinery/errors.ts';
+import { isDNS1123Subdomain } from '../../machinery/validation/names.ts';
 import { parseDuration, formatDuration } from '../../cli/duration.ts';
 import { compileMatchConditions, type CompiledMatchConditions } from '../webhook/match.ts';
 

@@ -5,7 +5,7 @@
  * AuthorizeNodeWithSelectors a node reads only its own Node and lists/watches pods only with
  * `spec.nodeName=<self>`. Everything else is checked against the static node rules. Never denies.
  */
-import type { UserInfo } from '../../api/types.ts';
+import type { UserInfo } from '../../machinery/objects.ts';
 import type { Attributes, Authorizer, Decision, RulesResult } from '../types.ts';
 import type { NodeGraph, VertexType } from './graph.ts';
 import { nodeRules, rulesAllow, type NodeRuleGates } from './rules.ts';

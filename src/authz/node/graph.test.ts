@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NodeGraph } from './graph.ts';
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 
 const pod = (name: string, node: string | undefined, spec: Record<string, unknown> = {}): KObject =>
   ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' }, spec: { nodeName: node, containers: [], ...spec } }) as KObject;

@@ -9,7 +9,7 @@
  * or deleting it replaces them. Edges are reference counted, so two pods sharing a secret keep its edge
  * until both are gone. A vertex exists while some edge touches it. Unscheduled pods contribute nothing.
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import { podConfigMapNames, podPvcNames, podResourceClaimNames, podSecretNames, pvSecretRefs } from './refs.ts';
 
 export type VertexType = 'configmap' | 'node' | 'pod' | 'pvc' | 'pv' | 'resourceclaim' | 'resourceslice' | 'secret' | 'serviceaccount' | 'volumeattachment';

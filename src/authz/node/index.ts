@@ -5,7 +5,7 @@
  */
 import { registerAuthorizationMode, type AuthorizerDeps } from '../modes.ts';
 import type { Authorizer } from '../types.ts';
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../../registry/rest.ts';
 import { Informer } from '../../controllers/informer.ts';
 import { FeatureGates } from '../../features/gates.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject, UserInfo } from '../../api/types.ts';
+import type { KObject, UserInfo } from '../../machinery/objects.ts';
 import type { Attributes } from '../types.ts';
 import { rbacAuthorizer } from './authorizer.ts';
 import { RbacIndex } from './index-store.ts';

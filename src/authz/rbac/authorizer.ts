@@ -4,7 +4,7 @@
  * (`RBAC: allowed by ClusterRoleBinding "b" of ClusterRole "r" to User "u"`). It never denies: otherwise it
  * has no opinion, with `RBAC: <errors>` as the reason when some binding's role could not be resolved.
  */
-import type { UserInfo } from '../../api/types.ts';
+import type { UserInfo } from '../../machinery/objects.ts';
 import type { Attributes, Authorizer, Decision, NonResourceRule, ResourceRule, RulesResult } from '../types.ts';
 import { aggregateText } from './covers.ts';
 import { rulesFor, visitRulesFor, type RuleSource } from './resolver.ts';

@@ -8,7 +8,7 @@
  * removes. Missing roles resolve to the informer-lister errors kube reports
  * (`clusterrole.rbac.authorization.k8s.io "x" not found`).
  */
-import type { KObject, UserInfo } from '../../api/types.ts';
+import type { KObject, UserInfo } from '../../machinery/objects.ts';
 import { normalizeRules, type NormalRule } from './rules.ts';
 import type { RoleRules, RuleSource } from './resolver.ts';
 import { bindingInfo, subjectKeys, userKeys, type BindingInfo, type RoleRef } from './subjects.ts';

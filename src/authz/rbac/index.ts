@@ -4,7 +4,7 @@
  * through `deps.registry`; the server reports ready once the four have listed (`deps.onReady`), and stops
  * them with the server (`deps.onStop`). Without a registry (unit tests) the index starts empty.
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import { Informer } from '../../controllers/informer.ts';
 import { registerAuthorizationMode, type AuthorizerDeps } from '../modes.ts';
 import type { Authorizer } from '../types.ts';

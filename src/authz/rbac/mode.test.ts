@@ -1,13 +1,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject, UserInfo } from '../../api/types.ts';
+import type { KObject, UserInfo } from '../../machinery/objects.ts';
 import { Catalog } from '../../api/catalog.ts';
 import { MemoryStore } from '../../storage/memory/memory-store.ts';
 import { createRegistry, type Registry } from '../../registry/registry.ts';
 import { rbacStorageGuard } from '../../registry/rbac/guard.ts';
 import type { OpContext } from '../../registry/rest.ts';
 import { systemContext } from '../../controllers/system-context.ts';
-import { StatusError } from '../../endpoints/status.ts';
+import { StatusError } from '../../machinery/errors.ts';
 import { buildAuthorizer } from '../modes.ts';
 import type { Attributes, Authorizer } from '../types.ts';
 import './index.ts';

@@ -2,7 +2,7 @@
  * Bindings and the users they apply to, as kube's pkg/registry/rbac/validation/rule.go (`appliesTo`,
  * `describeSubject`, the binding describers used in allow reasons).
  */
-import type { UserInfo } from '../../api/types.ts';
+import type { UserInfo } from '../../machinery/objects.ts';
 import { goQuote } from './format.ts';
 
 export interface Subject {

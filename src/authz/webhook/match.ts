@@ -4,7 +4,7 @@
  * error (the webhook's failure policy decides). Compiled once when the configuration is loaded.
  */
 import { compileCel, type CelObjectType, type CelProgram, type CelType } from '../../cel/index.ts';
-import { field, FieldError } from '../../endpoints/status.ts';
+import { field, FieldError } from '../../machinery/errors.ts';
 import type { SarSpec } from './sar.ts';
 
 export const MAX_MATCH_CONDITIONS = 64;

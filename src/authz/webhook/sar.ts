@@ -3,7 +3,7 @@
  * key use) and the v1beta1 wire form (`group` instead of `groups`), as kube's webhook authorizer builds them.
  */
 import type { Attributes } from '../types.ts';
-import type { LabelRequirement } from '../../api/selectors/labels.ts';
+import type { LabelRequirement } from '../../machinery/selectors/labels.ts';
 
 export interface SelectorRequirement {
   key: string;

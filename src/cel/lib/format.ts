@@ -5,7 +5,7 @@
 import { Optional } from '@marcbachmann/cel-js';
 import {
   isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue,
-} from '../../api/validation/names.ts';
+} from '../../machinery/validation/names.ts';
 import { chargeTraversal } from '../runtime-cost.ts';
 import { fn, opaqueType, type CelJsEnv } from './register.ts';
 import { parseURL } from './urls.ts';

@@ -3,7 +3,7 @@
  * (src/api/validation/quantity.ts): quantity, isQuantity, sign, isInteger, asInteger, asApproximateFloat,
  * add, sub, isGreaterThan, isLessThan, compareTo, and equality.
  */
-import { formatQuantity, parseQuantity, QuantityParseError, type Quantity } from '../../api/validation/quantity.ts';
+import { formatQuantity, parseQuantity, QuantityParseError, type Quantity } from '../../machinery/quantity.ts';
 import { chargeTraversal } from '../runtime-cost.ts';
 import { celError, fn, opaqueType, type CelJsEnv } from './register.ts';
 

@@ -3,7 +3,7 @@
  * dependents of one deleted owner cost one GET, not one each. Uids are never reused, so an entry never goes
  * stale; eviction only costs a repeated GET.
  */
-import type { OwnerReference } from '../../api/types.ts';
+import type { OwnerReference } from '../../machinery/objects.ts';
 
 export function absentKey(ref: Pick<OwnerReference, 'apiVersion' | 'kind' | 'name' | 'uid'>, namespace: string): string {
   return JSON.stringify([ref.uid, namespace, ref.apiVersion, ref.kind, ref.name]);

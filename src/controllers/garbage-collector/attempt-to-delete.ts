@@ -13,7 +13,7 @@
  * An owner in the foreground (`deletingDependents`) instead waits for its blocking dependents, then loses its
  * `foregroundDeletion` finalizer.
  */
-import type { KObject, OwnerReference } from '../../api/types.ts';
+import type { KObject, OwnerReference } from '../../machinery/objects.ts';
 import { type AbsentOwnerCache, absentKey } from './absent-owners.ts';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type GcNode } from './graph.ts';
 import type { GcOperations, Policy } from './operations.ts';

@@ -4,7 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject, OwnerReference, ResourceDef } from '../../api/types.ts';
+import type { KObject, OwnerReference } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
 import { GarbageCollector } from './collector.ts';
 import type { Identity } from './graph.ts';
 import type { GcOperations, Policy } from './operations.ts';

@@ -7,7 +7,8 @@
  * foreground wait never runs on a graph that does not know its dependents yet. Queues are keyed by uid, so a
  * node is queued at most once however many events name it (bounded by the number of objects).
  */
-import type { KObject, ResourceDef } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
 import { apiVersionOf } from '../../api/types.ts';
 import { WorkQueue } from '../work-queue.ts';
 import type { Logger } from '../system-context.ts';

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Catalog } from '../../api/catalog.ts';
-import type { KObject, OwnerReference } from '../../api/types.ts';
+import type { KObject, OwnerReference } from '../../machinery/objects.ts';
 import { createRegistry, type Registry } from '../../registry/registry.ts';
 import { MemoryStore } from '../../storage/memory/memory-store.ts';
 import { systemContext } from '../system-context.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { OwnerReference } from '../../api/types.ts';
+import type { OwnerReference } from '../../machinery/objects.ts';
 import { DependencyGraph, type Identity, referenceMatches } from './graph.ts';
 
 const id = (name: string, uid: string, namespace = 'ns', kind = 'ConfigMap', apiVersion = 'v1'): Identity => ({ apiVersion, kind, name, namespace, uid });

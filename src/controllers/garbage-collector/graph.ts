@@ -11,7 +11,7 @@
  *   creates a virtual node, verified with a live read, which the owner's next event turns into an observed one;
  * - the graph is touched synchronously from informer handlers and workers (one event loop: no locks).
  */
-import type { OwnerReference } from '../../api/types.ts';
+import type { OwnerReference } from '../../machinery/objects.ts';
 
 export const FINALIZER_ORPHAN = 'orphan';
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';

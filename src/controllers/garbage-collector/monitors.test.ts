@@ -1,6 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject, ResourceDef } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
 import type { RestRegistry, RestStorage } from '../../registry/rest.ts';
 import type { CachedObject } from '../../storage/cacher/types.ts';
 import { Monitors } from './monitors.ts';

@@ -5,7 +5,8 @@
  * A monitor whose first list fails is retried with backoff (50 ms doubling to 5 s) until it lists or the set is
  * stopped; `synced()` resolves when every monitor started so far has listed once.
  */
-import type { KObject, ResourceDef } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
 import type { RestRegistry } from '../../registry/rest.ts';
 import { Informer } from '../informer.ts';
 import type { Logger } from '../system-context.ts';

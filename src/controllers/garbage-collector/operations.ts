@@ -6,7 +6,7 @@
  * Every write is guarded by the object's uid: an object deleted and re-created under the same name is a
  * different object and is never touched on behalf of the old one.
  */
-import type { KObject, OwnerReference } from '../../api/types.ts';
+import type { KObject, OwnerReference } from '../../machinery/objects.ts';
 import type { DeleteParams, OpContext } from '../../registry/rest.ts';
 import { isConflict, isNotFound, systemContext } from '../system-context.ts';
 import type { Identity } from './graph.ts';

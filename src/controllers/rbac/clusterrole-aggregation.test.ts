@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import { aggregateRules, selectorMatches } from './clusterrole-aggregation.ts';
 
 const role = (name: string, labels: Record<string, string>, rules: unknown[], selectors?: unknown[]): KObject => ({

@@ -10,7 +10,7 @@
  * Writes go through the registry as `system:apiserver` with field manager `clusterrole-aggregation-controller`
  * (kube applies with that manager; we update, which is kube's fallback when apply is not available).
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import { deepEqual } from '../../apply/merge-patch.ts';
 import type { RestStorage } from '../../registry/rest.ts';
 import type { Informer } from '../informer.ts';

@@ -4,10 +4,11 @@
  * in a missing or terminating namespace) to exercise the controllers without the real registry.
  * Not a conformance reference: the API tests run the controllers against the real server.
  */
-import type { KObject, ResourceDef, Verb } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef, Verb } from '../../api/types.ts';
 import type { DeleteParams, ListParams, OpContext, RestRegistry, RestStorage, UpdateFn, WatchParams } from '../../registry/rest.ts';
 import type { CachedObject, ObjectEvent, ObjectWatchSink } from '../../storage/cacher/types.ts';
-import { errors, StatusError } from '../../endpoints/status.ts';
+import { errors, StatusError } from '../../machinery/errors.ts';
 
 const ALL_VERBS: Verb[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 

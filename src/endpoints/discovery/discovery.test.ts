@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Catalog } from '../../api/catalog.ts';
 import { createDiscoveryEndpoint } from './index.ts';
-import { fakeContext } from './test-support.ts';
+import { fakeContext } from './testing/support.ts';
 import { negotiateDiscovery } from './negotiate.ts';
 
 const REF = join(import.meta.dirname, '../../../../shared/reference/v1.32-responses');

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { stringify as toYaml } from 'yaml';
 import type { Catalog } from '../../api/catalog.ts';
 import type { Endpoint, RequestContext } from '../../server/context.ts';
-import { errors, StatusError } from '../status.ts';
+import { errors, StatusError } from '../../machinery/errors.ts';
 import { respondBytes, respondError } from '../respond.ts';
 import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions, groupDiscoveryList } from './documents.ts';
 import { DISCOVERY_MEDIA_TYPES, negotiateDiscovery } from './negotiate.ts';

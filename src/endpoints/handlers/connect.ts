@@ -16,10 +16,10 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../../registry/rest.ts';
 import type { RequestContext } from '../../server/context.ts';
-import { errors, StatusError } from '../status.ts';
+import { errors, StatusError } from '../../machinery/errors.ts';
 import { opContext, type HandlerScope } from './scope.ts';
 
 type J = Record<string, unknown>;

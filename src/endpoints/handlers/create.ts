@@ -6,7 +6,7 @@ import type { RequestContext } from '../../server/context.ts';
 import { decodeObject, inputTypeOf, readBody } from '../negotiation/decode.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseWriteQuery } from '../params.ts';
-import { errors } from '../status.ts';
+import { errors } from '../../machinery/errors.ts';
 import { dedupOwnerReferences, ensureNamespace, expectedNamespace, fieldManagerFor, opContext, strictChecks, type HandlerScope } from './scope.ts';
 
 /** Named creates whose REST refuses a body naming another object (kube's BindingREST and EvictionREST). */

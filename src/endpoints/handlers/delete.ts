@@ -6,7 +6,7 @@
  *   - object gone → the object for resources that return it (`returnDeletedObject`: pods, service accounts,
  *     …), otherwise `Status{status: Success, details: {name, group, kind: <resource>, uid}}`.
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import type { RequestContext } from '../../server/context.ts';
 import { decodeOptionsBody, readBody } from '../negotiation/decode.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';

@@ -9,7 +9,7 @@
  *   `error strict decoding YAML: …`, Warn → one Warning header per finding;
  * - the object must still be named as the URL names it, in the URL's namespace (400 otherwise).
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import { apply, resetFields } from '../../apply/ssa/index.ts';
 import { customApplyRoot } from '../../apiextensions/resource-def.ts';
 import type { RequestContext } from '../../server/context.ts';
@@ -18,7 +18,7 @@ import { APPLY_PATCH_CBOR, CborDecodeError, decodeCborValue } from '../negotiati
 import { JsonSyntaxError, scanJson } from '../negotiation/json-scan.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseWriteQuery } from '../params.ts';
-import { errors } from '../status.ts';
+import { errors } from '../../machinery/errors.ts';
 import { checkName, dedupOwnerReferences, ensureNamespace, expectedNamespace, opContext, type HandlerScope } from './scope.ts';
 
 function goTypeOf(v: unknown): string {

@@ -8,7 +8,7 @@
  *   to an error in our request`; more than 10,000 operations → 413; missing object → 404; a patched name or
  *   namespace that no longer matches the URL → 400.
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import { applyJsonPatch, decodeJsonPatch, JsonPatchApplyError, JsonPatchDecodeError, MAX_JSON_PATCH_OPERATIONS } from '../../apply/json-patch.ts';
 import { mergePatch } from '../../apply/merge-patch.ts';
 import { rootNodeFor } from '../../apply/schema-view.ts';
@@ -20,7 +20,7 @@ import { JsonSyntaxError, scanJson } from '../negotiation/json-scan.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { typeErrorFor } from '../negotiation/type-check.ts';
 import { parseWriteQuery } from '../params.ts';
-import { errors, StatusError } from '../status.ts';
+import { errors, StatusError } from '../../machinery/errors.ts';
 import { handleApplyPatch } from './patch-apply.ts';
 import { checkName, dedupOwnerReferences, ensureNamespace, expectedNamespace, fieldManagerFor, opContext, strictChecks, type HandlerScope } from './scope.ts';
 

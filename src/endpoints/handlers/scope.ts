@@ -3,13 +3,14 @@
  * serves, and the namespace/name from the URL (parsed from the path itself — for list/watch kube's
  * RequestInfo puts a `metadata.name` field selector into `name`, which must not be mistaken for a path name).
  */
-import type { KObject, ResourceDef } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
 import type { OpContext, RestStorage } from '../../registry/rest.ts';
 import type { RequestContext } from '../../server/context.ts';
 import type { SchemaNode } from '../negotiation/json-scan.ts';
 import type { RenderScope } from '../negotiation/render.ts';
 import { managerFromUserAgent } from '../params.ts';
-import { errors } from '../status.ts';
+import { errors } from '../../machinery/errors.ts';
 
 export interface HandlerScope {
   readonly storage: RestStorage;

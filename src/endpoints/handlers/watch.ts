@@ -12,7 +12,7 @@
  * share one buffer. Table watches send column definitions with the first object only (kube's NoHeaders
  * switch), so the first frame is per-watcher and the rest are shared.
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import type { WatchParams } from '../../registry/rest.ts';
 import type { RequestContext } from '../../server/context.ts';
 import type { ObjectEvent, ObjectWatch } from '../../storage/cacher/types.ts';
@@ -22,7 +22,7 @@ import { CBOR, CBOR_SEQ, cborWatchEvent, encodeCborValue } from '../negotiation/
 import { negotiateResponse, transformObject, type Representation } from '../negotiation/render.ts';
 import { toListParams, type ListQuery } from '../params.ts';
 import { warningHeaderValues } from '../respond.ts';
-import { asStatusError, errors, StatusError } from '../status.ts';
+import { asStatusError, errors, StatusError } from '../../machinery/errors.ts';
 import { opContext, type HandlerScope } from './scope.ts';
 
 /** kube-apiserver's default `--min-request-timeout`. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { negotiate, negotiateOrThrow, notAcceptable, parseAccept } from './accept.ts';
-import { StatusError } from '../status.ts';
+import { StatusError } from '../../machinery/errors.ts';
 
 const KUBECTL_TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 

@@ -10,7 +10,7 @@
  * CBORServingAndStorage (`opts.cbor`), CBOR (`application/cbor`; watches answer `application/cbor-seq`, which
  * is also accepted by name on watches).
  */
-import { StatusError } from '../status.ts';
+import { StatusError } from '../../machinery/errors.ts';
 
 export type ServedType = 'application/json' | 'application/yaml' | 'application/vnd.kubernetes.protobuf' | 'application/cbor';
 

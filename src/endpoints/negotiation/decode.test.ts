@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResourceDef } from '../../api/types.ts';
-import { StatusError } from '../status.ts';
+import { StatusError } from '../../machinery/errors.ts';
 import { decodeObject, parseBody, type DecodeObjectOptions } from './decode.ts';
 
 const def = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', listKind: 'ConfigMapList', namespaced: true } as ResourceDef;

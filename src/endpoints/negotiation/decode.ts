@@ -6,9 +6,10 @@
  *   Warn   → one `Warning` header per finding; Ignore → silent.
  */
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
-import type { KObject, ResourceDef } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
 import type { RequestContext } from '../../server/context.ts';
-import { errors, StatusError } from '../status.ts';
+import { errors, StatusError } from '../../machinery/errors.ts';
 import { decodeProtobuf } from '../../api/protobuf/codec.ts';
 import { JsonSyntaxError, scanJson, type ScanOptions, type SchemaNode } from './json-scan.ts';
 import { typeErrorFor } from './type-check.ts';

@@ -3,8 +3,8 @@
  * controllers and `kubectl get` ask for with `Accept: application/json;as=PartialObjectMetadata...;g=meta.k8s.io;v=v1`.
  * Asking for the single form on a list (or the list form on one object) is kube's 406.
  */
-import type { KObject, ListMeta } from '../../api/types.ts';
-import { StatusError } from '../status.ts';
+import type { KObject, ListMeta } from '../../machinery/objects.ts';
+import { StatusError } from '../../machinery/errors.ts';
 import { listMetaOf } from './table.ts';
 
 export interface PartialObjectMetadata {

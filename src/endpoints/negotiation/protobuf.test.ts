@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import { decodeEnvelope, decodeMessage } from '../../api/protobuf/codec.ts';
 import { messageSpec } from '../../api/protobuf/schema.ts';
 import { createResourceEndpoint } from '../resource-endpoint.ts';

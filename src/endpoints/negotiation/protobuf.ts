@@ -8,7 +8,7 @@
  *   the raw protobuf serializer for the event and the enveloping one for the object.
  */
 import { encodeMessage, protobufMessageFor, PROTOBUF_MAGIC } from '../../api/protobuf/codec.ts';
-import type { ListMeta } from '../../api/types.ts';
+import type { ListMeta } from '../../machinery/objects.ts';
 import { hasMessage, messageSpec, type MessageSpec } from '../../api/protobuf/schema.ts';
 import type { CachedObject } from '../../storage/cacher/types.ts';
 import { WIRE_LEN, Writer } from '../../api/protobuf/wire.ts';

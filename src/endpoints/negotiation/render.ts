@@ -4,7 +4,8 @@
  * without conversions). Conversions (Table, PartialObjectMetadata[List]) happen here, never for `Status`
  * bodies (kube leaves those untouched).
  */
-import type { KObject, ListMeta, ResourceDef } from '../../api/types.ts';
+import type { KObject, ListMeta } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
 import type { ListResult } from '../../registry/rest.ts';
 import type { RequestContext } from '../../server/context.ts';
 import type { CachedObject } from '../../storage/cacher/types.ts';

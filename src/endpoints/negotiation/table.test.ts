@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { KObject, TableColumn } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { TableColumn } from '../../api/types.ts';
 import { listToTable, objectToTable } from './table.ts';
 import { partialObjectMetadata, partialObjectMetadataList } from './partial.ts';
 

@@ -9,7 +9,8 @@
  * - rows of an empty list are `null` for the default convertor and `[]` for printer-based ones (Go's nil
  *   vs empty slice, visible in kube's JSON).
  */
-import type { KObject, ListMeta, ResourceDef, TableColumn } from '../../api/types.ts';
+import type { KObject, ListMeta } from '../../machinery/objects.ts';
+import type { ResourceDef, TableColumn } from '../../api/types.ts';
 import { partialObjectMetadata } from './partial.ts';
 import { DOCS } from '../../registry/resources/docs.ts';
 

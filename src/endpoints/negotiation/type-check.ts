@@ -15,7 +15,7 @@
  */
 import { protobufMessageFor } from '../../api/protobuf/codec.ts';
 import { messageSpec, type FieldSpec, type MessageSpec, type ScalarType } from '../../api/protobuf/schema.ts';
-import { ERR_FORMAT_WRONG, parseQuantity, QuantityParseError } from '../../api/validation/quantity.ts';
+import { ERR_FORMAT_WRONG, parseQuantity, QuantityParseError } from '../../machinery/quantity.ts';
 import { mayHaveFractionLiterals, NumberLiteral, parseWithLiterals } from './json-literals.ts';
 
 /** Where a value sits: the Go struct holding the innermost field, and the JSON field names from the root. */

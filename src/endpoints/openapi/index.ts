@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Catalog } from '../../api/catalog.ts';
 import type { Endpoint, RequestContext } from '../../server/context.ts';
-import { errors } from '../status.ts';
+import { errors } from '../../machinery/errors.ts';
 import { respondBytes, respondError } from '../respond.ts';
 import { swaggerV2, v3Document, v3Keys, type DocumentOptions } from './documents.ts';
 import type { SchemaSource } from './schemas.ts';

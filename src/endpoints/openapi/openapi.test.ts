@@ -4,7 +4,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Catalog } from '../../api/catalog.ts';
 import { createOpenApiEndpoint } from './index.ts';
-import { fakeContext } from '../discovery/test-support.ts';
+import { fakeContext } from '../discovery/testing/support.ts';
 import { v3Document, swaggerV2 } from './documents.ts';
 import { definitionName, groupIdPart, tagOf } from './names.ts';
 

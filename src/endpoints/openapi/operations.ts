@@ -9,7 +9,8 @@
  *   P/watch/...                           deprecated watch endpoints
  * Cluster-scoped resources drop the namespace segment.
  */
-import type { ResourceDef, GroupVersionKind, Verb } from '../../api/types.ts';
+import type { GroupVersionKind } from '../../machinery/objects.ts';
+import type { ResourceDef, Verb } from '../../api/types.ts';
 import { definitionName, gvIdPart, gvRoot, tagOf } from './names.ts';
 import { META } from './schemas.ts';
 

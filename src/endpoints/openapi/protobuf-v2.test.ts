@@ -4,7 +4,7 @@ import { encodeSwaggerProtobuf } from './protobuf-v2.ts';
 import { swaggerV2 } from './documents.ts';
 import { Catalog } from '../../api/catalog.ts';
 import { createOpenApiEndpoint, OPENAPI_V2_PROTOBUF } from './index.ts';
-import { fakeContext } from '../discovery/test-support.ts';
+import { fakeContext } from '../discovery/testing/support.ts';
 
 type Fields = Map<number, Array<Buffer | number>>;
 

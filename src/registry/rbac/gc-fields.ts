@@ -4,7 +4,7 @@
  * finish deleting RBAC objects. Compared as Go's semantic equality does: zero values ("" / 0 / false / null /
  * empty lists and maps) equal absent ones.
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 
 const GC_FIELDS = ['ownerReferences', 'finalizers', 'selfLink', 'managedFields'] as const;
 

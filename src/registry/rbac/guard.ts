@@ -13,11 +13,12 @@
  * server-side apply) on the object about to be written, dry-run included; refusals write nothing. An update
  * that only touches ownerReferences/finalizers is not checked (the garbage collector must finish deletions).
  */
-import type { KObject, ResourceDef, UserInfo } from '../../api/types.ts';
+import type { KObject, UserInfo } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
 import type { Attributes, Authorizer } from '../../authz/types.ts';
 import type { DeleteParams, GetParams, ListParams, OpContext, RestRegistry, RestStorage, UpdateFn, WatchParams, WriteParams } from '../rest.ts';
 import type { ObjectWatchSink } from '../../storage/cacher/types.ts';
-import { errors, StatusError } from '../../endpoints/status.ts';
+import { errors, StatusError } from '../../machinery/errors.ts';
 import { covers, escalationMessage } from '../../authz/rbac/covers.ts';
 import type { PolicyRule } from '../../authz/rbac/rules.ts';
 import { bindingInfo, type RoleRef } from '../../authz/rbac/subjects.ts';

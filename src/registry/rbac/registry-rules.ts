@@ -4,9 +4,9 @@
  * authorizer's informer caches, so a role or binding written a moment ago already counts. Missing roles are
  * the registry's 404s (`clusterroles.rbac.authorization.k8s.io "x" not found`).
  */
-import type { KObject, UserInfo } from '../../api/types.ts';
+import type { KObject, UserInfo } from '../../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../rest.ts';
-import { errors, StatusError } from '../../endpoints/status.ts';
+import { errors, StatusError } from '../../machinery/errors.ts';
 import { systemContext } from '../../controllers/system-context.ts';
 import { normalizeRules, type NormalRule } from '../../authz/rbac/rules.ts';
 import { rulesFor, type RoleRules, type RuleSource } from '../../authz/rbac/resolver.ts';

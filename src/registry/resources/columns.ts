@@ -3,7 +3,8 @@
  * Age columns every kind has, kube's human durations, and the small formatters its print functions share.
  * Cells are computed on the server (kube sends `Age` as a string such as "65s").
  */
-import type { KObject, TableColumn } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { TableColumn } from '../../api/types.ts';
 import { DOCS } from './docs.ts';
 
 type Cell = (obj: KObject) => unknown;

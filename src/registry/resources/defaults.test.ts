@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Catalog } from '../../api/catalog.ts';
-import type { KObject, StrategyContext } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { StrategyContext } from '../../api/types.ts';
 import { defaultPullPolicy } from './core/defaults.ts';
 
 const REF = join(import.meta.dirname, '../../../../shared/reference/v1.32-responses/objects');

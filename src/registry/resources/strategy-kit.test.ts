@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject, StrategyContext } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { StrategyContext } from '../../api/types.ts';
 import { Catalog } from '../../api/catalog.ts';
 import { statusStrategy } from './strategy-kit.ts';
 import { podStrategy } from './core/pods.ts';

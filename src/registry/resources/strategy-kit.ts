@@ -7,7 +7,8 @@
  * The generic store applies the same status rules before calling these hooks; repeating them here keeps a
  * strategy correct on its own (they are idempotent).
  */
-import type { KObject, StrategyContext } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { StrategyContext } from '../../api/types.ts';
 import type { RegistryStrategy } from '../strategy.ts';
 
 const TOP_LEVEL_KEEP = new Set(['apiVersion', 'kind', 'metadata', 'status']);

@@ -4,9 +4,10 @@
  * SelfSubjectAccessReview: the caller), ask the configured authorizer chain (system:masters bypass included) and
  * answer status.allowed / denied / reason / evaluationError. An empty resourceAttributes.version means every version (`*`).
  */
-import type { KObject, ResourceDef, UserInfo } from '../../api/types.ts';
+import type { KObject, UserInfo } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
 import type { Attributes, Authorizer } from '../../authz/types.ts';
-import { errors } from '../../endpoints/status.ts';
+import { errors } from '../../machinery/errors.ts';
 import type { OpContext } from '../rest.ts';
 import { ReviewStorage, specOf, str, strList } from './base.ts';
 import { evaluationError } from './selectors.ts';

@@ -4,9 +4,10 @@
  *   TokenReview: spec.token is presented as `Authorization: Bearer <token>` to the request authenticator
  *   (the same chain requests go through); status.authenticated / user / audiences / error.
  */
-import type { KObject, ResourceDef } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
 import type { Authenticator } from '../../authn/types.ts';
-import { errors } from '../../endpoints/status.ts';
+import { errors } from '../../machinery/errors.ts';
 import type { OpContext } from '../rest.ts';
 import { ReviewStorage, specOf, strList, wireUser } from './base.ts';
 

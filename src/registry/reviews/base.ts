@@ -3,7 +3,7 @@
  * nothing is stored, the answer is computed from the request. Every other verb is 405 as kube-apiserver
  * answers for a storage that implements only rest.Creater. dryRun changes nothing (there is nothing to store).
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import { CreateOnlyStorage } from '../create-only-storage.ts';
 
 export abstract class ReviewStorage extends CreateOnlyStorage {

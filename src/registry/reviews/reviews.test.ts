@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject, ResourceDef, UserInfo } from '../../api/types.ts';
+import type { KObject, UserInfo } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
 import type { Authenticator } from '../../authn/types.ts';
 import type { Attributes, Authorizer } from '../../authz/types.ts';
 import { unionAuthorizer, privilegedGroups } from '../../authz/union.ts';
-import { StatusError } from '../../endpoints/status.ts';
+import { StatusError } from '../../machinery/errors.ts';
 import type { OpContext } from '../rest.ts';
 import { reviewStorageFor, type ReviewDeps } from './index.ts';
 

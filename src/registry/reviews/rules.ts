@@ -4,9 +4,10 @@
  * RuleResolver: AlwaysAllow lists `*`, AlwaysDeny nothing; the system:masters bypass lists none), with
  * `incomplete` and the evaluation errors as kube reports them.
  */
-import type { KObject, ResourceDef } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
 import type { Authorizer, RulesResult } from '../../authz/types.ts';
-import { errors } from '../../endpoints/status.ts';
+import { errors } from '../../machinery/errors.ts';
 import type { OpContext } from '../rest.ts';
 import { ReviewStorage, specOf, str } from './base.ts';
 

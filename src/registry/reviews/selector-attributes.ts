@@ -5,8 +5,8 @@
  * reported by ./selectors.ts as the review's evaluationError.
  */
 import type { Attributes } from '../../authz/types.ts';
-import { parseFieldSelector, type FieldRequirement } from '../../api/selectors/fields.ts';
-import { parseLabelSelector, type LabelRequirement, type LabelOperator } from '../../api/selectors/labels.ts';
+import { parseFieldSelector, type FieldRequirement } from '../../machinery/selectors/fields.ts';
+import { parseLabelSelector, type LabelRequirement, type LabelOperator } from '../../machinery/selectors/labels.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -3,9 +3,9 @@
  * kube 1.32): validation of their shape (422) and kube's evaluation errors when they cannot be parsed — the
  * review is still answered, with `spec.resourceAttributes.<x>Selector (partially) ignored due to parse error`.
  */
-import { parseFieldSelector } from '../../api/selectors/fields.ts';
-import { parseLabelSelector } from '../../api/selectors/labels.ts';
-import { field, type FieldError } from '../../endpoints/status.ts';
+import { parseFieldSelector } from '../../machinery/selectors/fields.ts';
+import { parseLabelSelector } from '../../machinery/selectors/labels.ts';
+import { field, type FieldError } from '../../machinery/errors.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -3,7 +3,7 @@
  * qualified kind left empty (the internal object has no kind when validated): `.authorization.k8s.io "" is invalid: …`.
  * Non-string bad values print as Go's %#v of the internal struct.
  */
-import { FieldError, StatusError } from '../../endpoints/status.ts';
+import { FieldError, StatusError } from '../../machinery/errors.ts';
 import { selectorErrors } from './selectors.ts';
 import { goObjectMeta } from './go-meta.ts';
 

@@ -5,8 +5,8 @@
  * LoadBalancer with externalTrafficPolicy Local. A `Txn` records what one write took so a failed write gives
  * it back, and what the old object held that the new one no longer does (freed after success).
  */
-import type { KObject } from '../../api/types.ts';
-import { errors, field, type FieldError } from '../../endpoints/status.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import { errors, field, type FieldError } from '../../machinery/errors.ts';
 import { AllocationError, ipErrors } from './errors.ts';
 import { parseIpv4 } from './cidr.ts';
 import type { IpAllocator, ServiceRef } from './ip-allocator.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject } from '../../api/types.ts';
-import { errors } from '../../endpoints/status.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import { errors } from '../../machinery/errors.ts';
 import type { RestStorage } from '../rest.ts';
 import { parseCidr } from './cidr.ts';
 import { IpAllocator } from './ip-allocator.ts';

@@ -8,9 +8,9 @@
  * Service's) is only taken when asked for by name; dynamic allocation prefers the upper part of the range so
  * static requests in the lower band rarely collide (kube's offset scheme).
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import type { OpContext, RestStorage } from '../rest.ts';
-import { StatusError } from '../../endpoints/status.ts';
+import { StatusError } from '../../machinery/errors.ts';
 import { formatIpv4, offsetIn, parseIpv4, type Ipv4Cidr } from './cidr.ts';
 import { ipErrors } from './errors.ts';
 

@@ -7,7 +7,7 @@
  * The result travels in an AsyncLocalStorage slot bound to the one write, so concurrent writes cannot mix.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 
 export interface PendingAllocation {
   /** The Service's spec with allocations applied; set by the wrapper before the store prepares the write. */

@@ -7,9 +7,9 @@
  * write fails, so a stored Service's IPs/ports are always marked used; at worst a crash leaks an allocation,
  * which the repair pass at the next start frees.
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import type { ObjectWatch, ObjectWatchSink, CachedObject } from '../../storage/cacher/types.ts';
-import { StatusError } from '../../endpoints/status.ts';
+import { StatusError } from '../../machinery/errors.ts';
 import type {
   DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestStorage, UpdateFn, WatchParams, WriteParams,
 } from '../rest.ts';

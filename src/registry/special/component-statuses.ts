@@ -5,10 +5,11 @@
  * (`etcd-<n>`, pinged). Nothing is stored; objects carry no resourceVersion. Label and field selectors apply.
  */
 import https from 'node:https';
-import type { KObject, ResourceDef } from '../../api/types.ts';
-import { parseFieldSelector } from '../../api/selectors/fields.ts';
-import { parseLabelSelector } from '../../api/selectors/labels.ts';
-import { errors, StatusError } from '../../endpoints/status.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
+import { parseFieldSelector } from '../../machinery/selectors/fields.ts';
+import { parseLabelSelector } from '../../machinery/selectors/labels.ts';
+import { errors, StatusError } from '../../machinery/errors.ts';
 import type { CachedObject, ObjectWatch } from '../../storage/cacher/types.ts';
 import type { DeleteResult, ListParams, ListResult, OpContext, RestStorage } from '../rest.ts';
 

@@ -9,8 +9,8 @@
  *   remove it once both finalizer lists are empty; `default`, `kube-system` and `kube-public` may not be deleted;
  * - an update (e.g. `finalize`) that leaves a deleted namespace without any finalizer removes it.
  */
-import type { KObject } from '../../api/types.ts';
-import { errors, field, type FieldError } from '../../endpoints/status.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import { errors, field, type FieldError } from '../../machinery/errors.ts';
 import type { KeyValue } from '../../storage/interface.ts';
 import type { DeleteParams, DeleteResult, OpContext } from '../rest.ts';
 import { deleteObject, gcFinalizers } from '../delete.ts';

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../../endpoints/status.ts';
+import { StatusError } from '../../machinery/errors.ts';
 import { selectorString } from './scale.ts';
 import { sys, testEnv, type TestEnv } from '../testing.ts';
 

@@ -7,9 +7,9 @@
  * as Scale entries; the write is recorded on the Scale (subresource `scale`), or computed by server-side apply
  * (`keepManagedFields`), and mapped back onto the parent's managedFields.
  */
-import type { GroupVersionKind, KObject, ManagedFieldsEntry } from '../../api/types.ts';
+import type { GroupVersionKind, KObject, ManagedFieldsEntry } from '../../machinery/objects.ts';
 import { toParent, toScale as scaleEntriesOf, updateManagedFields } from '../../apply/ssa/index.ts';
-import { errors, field } from '../../endpoints/status.ts';
+import { errors, field } from '../../machinery/errors.ts';
 import type { CachedObject } from '../../storage/cacher/types.ts';
 import type { GetParams, OpContext, UpdateFn } from '../rest.ts';
 import { getObject } from '../get-list.ts';

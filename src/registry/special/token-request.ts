@@ -10,8 +10,9 @@
  * expirationTimestamp}` (now + requested seconds); 201 like any create. Nothing is stored; dryRun still
  * answers with a token as kube does (TokenREST ignores dryRun). Every other verb is 405.
  */
-import type { KObject, ResourceDef } from '../../api/types.ts';
-import { errors, field, StatusError } from '../../endpoints/status.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
+import { errors, field, StatusError } from '../../machinery/errors.ts';
 import type { OpContext } from '../rest.ts';
 import type { RestRegistry } from '../rest.ts';
 import type { SubresourceStorageFactory } from '../registry.ts';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject } from '../../api/types.ts';
-import { StatusError } from '../../endpoints/status.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import { StatusError } from '../../machinery/errors.ts';
 import { checkMetaTypes } from './meta-types.ts';
 
 const def = { kind: 'ConfigMap', version: 'v1' };

@@ -4,8 +4,9 @@
  * into Go struct field ObjectMeta.metadata.labels of type map[string]string`) and never a crash further on.
  * Schemas for whole kinds come with the catalog issue; this covers the metadata the registry itself reads.
  */
-import type { KObject, ResourceDef } from '../../api/types.ts';
-import { errors } from '../../endpoints/status.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
+import { errors } from '../../machinery/errors.ts';
 
 type Check = 'string' | 'int64' | 'time' | 'map[string]string' | '[]string' | '[]object';
 

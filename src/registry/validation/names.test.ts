@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { ResourceDef } from '../../api/types.ts';
-import { StatusError } from '../../endpoints/status.ts';
+import { StatusError } from '../../machinery/errors.ts';
 import { namespaces, sys, testEnv } from '../testing.ts';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, nameValidator } from './names.ts';
 

@@ -6,11 +6,11 @@
 import type { NameRule } from '../../api/types.ts';
 import {
   isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isValidPathSegmentName, isValidPathSegmentPrefix,
-} from '../../api/validation/names.ts';
+} from '../../machinery/validation/names.ts';
 
 export {
   isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPathSegmentName,
-} from '../../api/validation/names.ts';
+} from '../../machinery/validation/names.ts';
 
 /** kube's maskTrailingDash, quirk included: a trailing '-' drops the last two characters before appending 'a'. */
 function maskTrailingDash(name: string): string {

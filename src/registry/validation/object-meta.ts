@@ -2,8 +2,8 @@
  * ObjectMeta validation on create and update, as k8s.io/apimachinery/pkg/api/validation/objectmeta.go words it.
  * Field paths are rooted at `metadata`.
  */
-import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from '../../api/types.ts';
-import { FieldError, field } from '../../endpoints/status.ts';
+import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from '../../machinery/objects.ts';
+import { FieldError, field } from '../../machinery/errors.ts';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue, type NameValidator } from './names.ts';
 
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;

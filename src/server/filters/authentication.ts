@@ -5,7 +5,7 @@
  */
 import type { TLSSocket } from 'node:tls';
 import type { Http2ServerRequest } from 'node:http2';
-import { errors } from '../../endpoints/status.ts';
+import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
 import type { AuthRequest, Authenticator } from '../../authn/types.ts';
 import type { Req } from '../context.ts';

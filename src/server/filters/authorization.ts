@@ -3,12 +3,12 @@
  * an authorizer evaluation error with no allow is a 500 (kube's WithAuthorization checks the error after the
  * allow and before the forbidden answer).
  */
-import { errors } from '../../endpoints/status.ts';
+import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
 import type { Attributes, Authorizer } from '../../authz/types.ts';
 import { forbiddenError } from '../../authz/forbidden.ts';
-import { parseFieldSelector } from '../../api/selectors/fields.ts';
-import { parseLabelSelector } from '../../api/selectors/labels.ts';
+import { parseFieldSelector } from '../../machinery/selectors/fields.ts';
+import { parseLabelSelector } from '../../machinery/selectors/labels.ts';
 import type { ServerHandler, ServerContext } from './types.ts';
 
 /** kube's verbsWithSelectors. */

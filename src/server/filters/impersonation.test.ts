@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { impersonationRequests, withImpersonation } from './impersonation.ts';
 import type { ServerContext } from './types.ts';
 import type { Attributes, Authorizer } from '../../authz/types.ts';
-import { StatusError } from '../../endpoints/status.ts';
+import { StatusError } from '../../machinery/errors.ts';
 
 function ctxWith(headers: Record<string, string | string[]>, user = { username: 'alice', groups: ['system:authenticated'] }) {
   const out = { code: 0, body: '' };

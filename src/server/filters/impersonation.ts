@@ -8,8 +8,8 @@
  * for system:anonymous) and the headers are removed.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { UserInfo } from '../../api/types.ts';
-import { errors } from '../../endpoints/status.ts';
+import type { UserInfo } from '../../machinery/objects.ts';
+import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
 import type { Attributes, Authorizer } from '../../authz/types.ts';
 import { forbiddenError } from '../../authz/forbidden.ts';

@@ -4,7 +4,7 @@
  * later.` with `Retry-After: 1`. Long-running requests (watches, proxy/exec/attach/log/portforward) and
  * `system:masters` are not counted, as in kube-apiserver.
  */
-import { errors } from '../../endpoints/status.ts';
+import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
 import type { RequestInfo } from '../context.ts';
 import { scopeLabel, type Metrics } from '../../endpoints/metrics.ts';

@@ -3,7 +3,7 @@
  * by a `?timeout=<Go duration>` query parameter; an unparsable one is a 400. When the deadline passes before the
  * response started, the client gets kube's 504 and the request's signal is aborted so the handler can stop.
  */
-import { errors } from '../../endpoints/status.ts';
+import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
 import { parseDuration } from '../../cli/duration.ts';
 import { isLongRunning } from './max-in-flight.ts';

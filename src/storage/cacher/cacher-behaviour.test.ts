@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { makePredicate } from '../../api/selectors/predicate.ts';
+import { makePredicate } from '../../registry/predicate.ts';
 import { FutureRevisionError, KeyOutsidePrefixError, StoreClosedError, type Store } from '../interface.ts';
 import { MemoryStore } from '../memory/memory-store.ts';
 import { Cacher, TooOldResourceVersionError, WatcherTooSlowError, type CacherOptions } from './cacher.ts';
-import { codec, deletePod, failable, keyOf, PREFIX, putPod, RecordingSink, until, withoutProgress } from './test-helpers.ts';
+import { codec, deletePod, failable, keyOf, PREFIX, putPod, RecordingSink, until, withoutProgress } from './testing/helpers.ts';
 
 const FIELDS = new Set(['metadata.name', 'metadata.namespace']);
 const consistent = { kind: 'consistent' } as const;

@@ -3,9 +3,9 @@ import { it } from 'node:test';
 import { findEtcdBinary, startEtcd } from '../../../test/support/etcd.ts';
 import { openEtcdStore } from '../etcd/etcd-store.ts';
 import { Cacher } from './cacher.ts';
-import { runReaderContract, type StoreFixture } from './reader-contract.ts';
+import { runReaderContract, type StoreFixture } from './testing/reader-contract.ts';
 import { shareWatches } from './shared-watch.ts';
-import { codec, keyOf, PREFIX, putPod } from './test-helpers.ts';
+import { codec, keyOf, PREFIX, putPod } from './testing/helpers.ts';
 
 // Over etcd the cache gets no prompt progress notifications, so consistent reads of an idle prefix take the
 // fallback path: the contract must hold there too. Runs when an etcd binary is installed.

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '../sqlite/sqlite-store.ts';
 import { Cacher } from './cacher.ts';
-import { runReaderContract } from './reader-contract.ts';
-import { codec, PREFIX } from './test-helpers.ts';
+import { runReaderContract } from './testing/reader-contract.ts';
+import { codec, PREFIX } from './testing/helpers.ts';
 
 // The same contract over the embedded durable backend (its own watch hub, worker-thread commits).
 runReaderContract('Cacher over sqlite', async (store) => {

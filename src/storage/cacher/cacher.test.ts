@@ -1,6 +1,6 @@
 import { Cacher } from './cacher.ts';
-import { runReaderContract } from './reader-contract.ts';
-import { codec, PREFIX } from './test-helpers.ts';
+import { runReaderContract } from './testing/reader-contract.ts';
+import { codec, PREFIX } from './testing/helpers.ts';
 
 runReaderContract('Cacher', async (store) => {
   const cache = await Cacher.start({ store, prefix: PREFIX, codec, loadPageSize: 2 });

@@ -3,9 +3,9 @@ import { describe, it } from 'node:test';
 import type { Store, WatchEvent } from '../interface.ts';
 import { MemoryStore } from '../memory/memory-store.ts';
 import { Cacher } from './cacher.ts';
-import { runReaderContract } from './reader-contract.ts';
+import { runReaderContract } from './testing/reader-contract.ts';
 import { shareWatches } from './shared-watch.ts';
-import { codec, failable, keyOf, PREFIX, putPod, until, withoutProgress } from './test-helpers.ts';
+import { codec, failable, keyOf, PREFIX, putPod, until, withoutProgress } from './testing/helpers.ts';
 
 // A memory store without progress notifications behaves like etcd for the cache; sharing fixes that.
 runReaderContract('Cacher over shareWatches(store without progress)', async (store) => {

@@ -8,7 +8,7 @@
  *   { kind: 'notOlderThan', revision } serve once the cache reached `revision`; FutureRevisionError after a wait.
  *   { kind: 'exact', revision }       data exactly as of `revision`; CompactedError (410) when no longer available.
  */
-import type { KObject } from '../../api/types.ts';
+import type { KObject } from '../../machinery/objects.ts';
 import type { KeyValue } from '../interface.ts';
 
 /** What selectors look at: computed once per object revision. */

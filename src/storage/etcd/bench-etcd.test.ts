@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { findEtcdBinary } from '../../../test/support/etcd.ts';
-import { runEtcdBench } from './bench-etcd.ts';
+import { runEtcdBench } from './testing/bench-etcd.ts';
 
 void it('runEtcdBench reports ours against the raw etcd3 baseline: creates, range, watch latency', async (t) => {
   if (!findEtcdBinary()) return t.skip('no etcd binary found (install Debian etcd-server or set KEELSON_ETCD_BIN)');

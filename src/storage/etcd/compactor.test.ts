@@ -6,7 +6,7 @@ import { startEtcd, type EtcdProcess } from '../../../test/support/etcd.ts';
 import { CompactedError } from '../interface.ts';
 import { COMPACT_REV_KEY, Compactor } from './compactor.ts';
 import { openEtcdStore } from './etcd-store.ts';
-import { enc } from './test-helpers.ts';
+import { enc } from './testing/helpers.ts';
 
 let etcd: EtcdProcess | undefined;
 let skipReason: string | false = false;

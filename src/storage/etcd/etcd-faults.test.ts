@@ -9,7 +9,7 @@ import { startEtcd, startEtcdCluster, type EtcdProcess } from '../../../test/sup
 import { StorageUnavailableError, type Store } from '../interface.ts';
 import { HOST_DOWN_MS } from './client.ts';
 import { openEtcdStore } from './etcd-store.ts';
-import { collector, dec, enc } from './test-helpers.ts';
+import { collector, dec, enc } from './testing/helpers.ts';
 
 let etcd: EtcdProcess | undefined;
 let skipReason: string | false = false;

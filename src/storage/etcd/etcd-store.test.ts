@@ -17,7 +17,7 @@ import {
   type Store,
 } from '../interface.ts';
 import { openEtcdStore } from './etcd-store.ts';
-import { collector, dec, enc } from './test-helpers.ts';
+import { collector, dec, enc } from './testing/helpers.ts';
 
 let etcd: EtcdProcess | undefined;
 let skipReason: string | false = false;

@@ -9,7 +9,7 @@
  * writes of one resource go out together. A failed pass (conflict with a concurrent writer, a store hiccup)
  * is retried as a whole — every step is idempotent — until `timeoutMs` (kube: 30 s), then the error is thrown.
  */
-import type { KObject } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../../../registry/rest.ts';
 import { isAlreadyExists, isNotFound, systemContext, type Logger } from '../../../controllers/system-context.ts';
 import { bootstrapPolicy, RBAC_API_VERSION } from './policy.ts';

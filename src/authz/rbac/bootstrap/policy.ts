@@ -3,7 +3,7 @@
  * kube-apiserver v1.33, labelled `kubernetes.io/bootstrapping: rbac-defaults` and annotated
  * `rbac.authorization.kubernetes.io/autoupdate: "true"` (what reconciliation checks before touching them).
  */
-import type { KObject } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
 import { clusterRoleBindingSpecs, namespaceRoleBindingSpecs, namespaceRoleSpecs, serviceAccount, clusterBinding, type BindingSpec, type RoleSpec } from './bindings.ts';
 import { clusterRoleSpecs, type ClusterRoleSpec } from './cluster-roles.ts';
 import { CONTROLLER_ROLE_PREFIX, controllerRoleSpecs, v133DefaultGates, type GateCheck } from './controller-roles.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KObject } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
 import { reconcileBinding, reconcileRole } from './reconcile.ts';
 import { breakdownRule, covers, ruleCovers } from './covers.ts';
 import { rule } from './rule.ts';

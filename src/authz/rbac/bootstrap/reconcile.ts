@@ -11,7 +11,7 @@
  * - `rbac.authorization.kubernetes.io/autoupdate: "false"` on the existing object marks it protected: the
  *   caller leaves it alone whatever the computed operation is.
  */
-import type { KObject } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
 import { deepEqual } from '../../../apply/merge-patch.ts';
 import { covers } from './covers.ts';
 import { AUTOUPDATE_ANNOTATION } from './policy.ts';

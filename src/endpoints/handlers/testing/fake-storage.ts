@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiVersionOf, type KObject, type ResourceDef } from '../../../api/types.ts';
+import { type KObject } from '../../../machinery/objects.ts';
+import { apiVersionOf, type ResourceDef } from '../../../api/types.ts';
 import type {
   DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestRegistry, RestStorage, UpdateFn,
   WatchParams, WriteParams,
@@ -15,7 +16,7 @@ import type {
 import type { Endpoint, RequestContext, RequestInfo } from '../../../server/context.ts';
 import type { CachedObject, ObjectEvent, ObjectWatch, ObjectWatchSink } from '../../../storage/cacher/types.ts';
 import { respondError } from '../../respond.ts';
-import { errors } from '../../status.ts';
+import { errors } from '../../../machinery/errors.ts';
 
 /** Every call the fake saw, for assertions on what handlers pass down. */
 export interface Call {

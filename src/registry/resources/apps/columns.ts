@@ -1,5 +1,6 @@
 /** Table columns for apps/v1 kinds (kube's printers.go). */
-import type { KObject, TableColumn } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
+import type { TableColumn } from '../../../api/types.ts';
 import { DOCS } from '../docs.ts';
 import { ageColumn, col, formatLabels, get, nameColumn, num, templateColumns } from '../columns.ts';
 

@@ -1,5 +1,6 @@
 /** Table columns and field selectors for batch/v1 kinds (kube's printers.go). */
-import type { KObject, TableColumn } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
+import type { TableColumn } from '../../../api/types.ts';
 import { DOCS } from '../docs.ts';
 import { ageColumn, arr, col, get, humanDuration, nameColumn, num, rec, str, templateColumns, translateTimestampSince } from '../columns.ts';
 

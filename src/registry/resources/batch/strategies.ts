@@ -2,7 +2,7 @@
  * batch/v1 strategies and defaults (k8s.io/kubernetes/pkg/registry/batch/job/strategy.go, apis/batch/v1
  * defaults): jobs get their controller-uid selector and pod labels on create unless manualSelector is set.
  */
-import type { KObject } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
 import type { RegistryStrategy } from '../../strategy.ts';
 import { statusStrategy } from '../strategy-kit.ts';
 import { podTemplateDefaults } from '../core/defaults.ts';

@@ -2,7 +2,8 @@
  * Table columns and field selectors for core/v1 kinds other than pods (kube's printers.go and the
  * per-kind `ToSelectableFields` functions).
  */
-import type { KObject, TableColumn } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
+import type { TableColumn } from '../../../api/types.ts';
 import { DOCS } from '../docs.ts';
 import { ageColumn, arr, col, formatLabels, get, joinLimited, nameColumn, num, rec, str, templateColumns, translateTimestampSince } from '../columns.ts';
 import { fieldOf } from '../../../api/resources/define.ts';

@@ -2,7 +2,8 @@
  * Pods: Table columns (kube's printPod), field selectors, and the strategy (status Pending on create, status
  * owned by /status, graceful deletion with the pod's terminationGracePeriodSeconds).
  */
-import type { KObject, TableColumn } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
+import type { TableColumn } from '../../../api/types.ts';
 import type { RegistryStrategy } from '../../strategy.ts';
 import { DOCS } from '../docs.ts';
 import { ageColumn, arr, col, get, nameColumn, num, rec, str, translateTimestampSince } from '../columns.ts';

@@ -1,5 +1,5 @@
 /** Strategies for core/v1 kinds other than pods (kube's pkg/registry/core/<kind>/strategy.go). */
-import type { KObject } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
 import type { RegistryStrategy } from '../../strategy.ts';
 import { statusStrategy } from '../strategy-kit.ts';
 import * as d from './defaults.ts';

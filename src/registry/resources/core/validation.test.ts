@@ -3,8 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Catalog } from '../../../api/catalog.ts';
-import type { KObject, StrategyContext } from '../../../api/types.ts';
-import { errors } from '../../../endpoints/status.ts';
+import type { KObject } from '../../../machinery/objects.ts';
+import type { StrategyContext } from '../../../api/types.ts';
+import { errors } from '../../../machinery/errors.ts';
 
 const ctx: StrategyContext = { subresource: '', dryRun: false };
 function check(group: string, resource: string, obj: KObject): string {

@@ -2,7 +2,8 @@
  * Table columns for the cluster-administration kinds (admission, flow control, storage drivers, service
  * CIDRs, API services), after kube's printers.go and kube-aggregator's APIService printer.
  */
-import type { KObject, TableColumn } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
+import type { TableColumn } from '../../../api/types.ts';
 import { DOCS } from '../docs.ts';
 import { ageColumn, arr, col, get, nameColumn, num, rec, str } from '../columns.ts';
 

@@ -1,5 +1,6 @@
 /** Table columns for the smaller groups (rbac, networking, policy, autoscaling, storage, scheduling, …). */
-import type { KObject, TableColumn } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
+import type { TableColumn } from '../../../api/types.ts';
 import { DOCS } from '../docs.ts';
 import { ageColumn, arr, col, defaultColumns, formatLabelSelector, get, nameColumn, num, rec, str, humanDuration, joinLimited } from '../columns.ts';
 

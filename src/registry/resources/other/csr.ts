@@ -3,7 +3,8 @@
  * user is recorded in the spec on create (callers cannot claim another identity); `/approval` changes only
  * the approval conditions; `/status` only the status.
  */
-import type { KObject, StrategyContext } from '../../../api/types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
+import type { StrategyContext } from '../../../api/types.ts';
 import type { RegistryStrategy } from '../../strategy.ts';
 import { keepAllButStatus, statusStrategy } from '../strategy-kit.ts';
 

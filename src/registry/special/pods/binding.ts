@@ -7,8 +7,8 @@
  * Refusals as kube words them: a body naming another pod is 400; an invalid target is a plain error (500, kube
  * returns its aggregate unwrapped); a pod already on a node or being deleted is 409 on `pods/binding`.
  */
-import type { KObject } from '../../../api/types.ts';
-import { errors, field, StatusError } from '../../../endpoints/status.ts';
+import type { KObject } from '../../../machinery/objects.ts';
+import { errors, field, StatusError } from '../../../machinery/errors.ts';
 import type { OpContext, RestStorage } from '../../rest.ts';
 import { clone, rfc3339 } from '../../object-utils.ts';
 import { CreateOnlyStorage, successStatus } from '../../create-only-storage.ts';

@@ -11,9 +11,9 @@
  * Unready pods follow `unhealthyPodEvictionPolicy` (AlwaysAllow: no budget check; IfHealthyBudget (default):
  * allowed while the budget is healthy enough). Dry-run evaluates everything and writes nothing.
  */
-import type { KObject } from '../../../api/types.ts';
-import { parseLabelSelector } from '../../../api/selectors/labels.ts';
-import { errors, StatusError } from '../../../endpoints/status.ts';
+import type { KObject } from '../../../machinery/objects.ts';
+import { parseLabelSelector } from '../../../machinery/selectors/labels.ts';
+import { errors, StatusError } from '../../../machinery/errors.ts';
 import type { DeleteParams, OpContext, RestStorage } from '../../rest.ts';
 import { clone, rfc3339 } from '../../object-utils.ts';
 import { selectorString } from '../scale.ts';

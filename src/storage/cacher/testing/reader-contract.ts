@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { makePredicate } from '../../api/selectors/predicate.ts';
-import { CompactedError, type Store } from '../interface.ts';
-import { MemoryStore } from '../memory/memory-store.ts';
-import { deletePod, keyOf, PREFIX, putPod, RecordingSink, until } from './test-helpers.ts';
-import type { ObjectReader } from './types.ts';
+import { makePredicate } from '../../../registry/predicate.ts';
+import { CompactedError, type Store } from '../../interface.ts';
+import { MemoryStore } from '../../memory/memory-store.ts';
+import { deletePod, keyOf, PREFIX, putPod, RecordingSink, until } from './helpers.ts';
+import type { ObjectReader } from '../types.ts';
 
 export interface ReaderFixture {
   readonly reader: ObjectReader;

@@ -2,9 +2,9 @@
  * Shared fixtures for the reader tests (not a test file): a JSON codec like the registry's, write helpers,
  * a recording watch sink, a bounded wait, and store wrappers that misbehave on purpose.
  */
-import type { KObject } from '../../api/types.ts';
-import type { KeyValue, Store, StoreReader, WatchHandle, WatchListener, WatchOptions } from '../interface.ts';
-import type { ObjectAttrs, ObjectCodec, ObjectEvent, ObjectWatchSink } from './types.ts';
+import type { KObject } from '../../../machinery/objects.ts';
+import type { KeyValue, Store, StoreReader, WatchHandle, WatchListener, WatchOptions } from '../../interface.ts';
+import type { ObjectAttrs, ObjectCodec, ObjectEvent, ObjectWatchSink } from '../types.ts';
 
 export const PREFIX = '/registry/pods/';
 

@@ -1,11 +1,11 @@
 /**
- * Micro-benchmark for issue 5's targets (run: `node --import tsx src/apply/ssa/apply.bench.ts`):
+ * Micro-benchmark for issue 5's targets (run: `node --import tsx src/apply/ssa/testing/apply.bench.ts`):
  * a no-op server-side apply of a typical Deployment (target ≤ 1 ms) and a strategic merge patch of a pod spec
  * (target ≤ 200 µs). Prints averages after warm-up; not a test (no timed assertions).
  */
-import { apply } from './index.ts';
-import { applyStrategicMergePatch } from '../strategic-merge.ts';
-import { rootNodeFor } from '../schema-view.ts';
+import { apply } from '../index.ts';
+import { applyStrategicMergePatch } from '../../strategic-merge.ts';
+import { rootNodeFor } from '../../schema-view.ts';
 const cfg = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } }, spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], resources: { requests: { cpu: '100m', memory: '64Mi' } }, readinessProbe: { httpGet: { path: '/', port: 80 } } }] } } } };
 const first = apply({ live: undefined, applied: cfg, manager: 'kubectl', force: false, apiVersion: 'apps/v1', now: '2026-01-01T00:00:00Z' });
 const live: Record<string, any> = structuredClone(first.object);

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../../endpoints/status.ts';
-import type { ObjectAttrs } from '../../storage/cacher/types.ts';
+import { StatusError } from '../machinery/errors.ts';
+import type { ObjectAttrs } from '../storage/cacher/types.ts';
 import { makePredicate } from './predicate.ts';
 
 const META = new Set(['metadata.name', 'metadata.namespace']);

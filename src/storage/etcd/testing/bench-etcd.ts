@@ -8,13 +8,13 @@
  * first) and the best run of each counts, which evens out disk and scheduler noise on a small machine. Returns undefined when no
  * etcd binary is installed.
  *
- * Run alone: `node --import tsx src/storage/etcd/bench-etcd.ts`
+ * Run alone: `node --import tsx src/storage/etcd/testing/bench-etcd.ts`
  */
 import { pathToFileURL } from 'node:url';
 import { Etcd3 } from 'etcd3';
-import { startEtcd } from '../../../test/support/etcd.ts';
-import type { Store } from '../interface.ts';
-import { openEtcdStore } from './etcd-store.ts';
+import { startEtcd } from '../../../../test/support/etcd.ts';
+import type { Store } from '../../interface.ts';
+import { openEtcdStore } from '../etcd-store.ts';
 
 /** Same shape as bench/storage.ts's BenchRow (declared here to keep the two independent). */
 export interface BenchRow {

@@ -6,10 +6,10 @@
  *   - kinds with one (pods, nodes, secrets, events, …, and custom resources): `field label not supported: spec.x`
  * Order as in kube: labels are parsed, then fields, then field keys are checked (first bad key wins).
  */
-import { errors } from '../../endpoints/status.ts';
-import type { ObjectAttrs, SelectionPredicate } from '../../storage/cacher/types.ts';
-import { escapeFieldValue, parseFieldSelector, type FieldRequirement, type FieldSelector } from './fields.ts';
-import { parseLabelSelector, SelectorParseError, type LabelSelector } from './labels.ts';
+import { errors } from '../machinery/errors.ts';
+import type { ObjectAttrs, SelectionPredicate } from '../storage/cacher/types.ts';
+import { escapeFieldValue, parseFieldSelector, type FieldRequirement, type FieldSelector } from '../machinery/selectors/fields.ts';
+import { parseLabelSelector, SelectorParseError, type LabelSelector } from '../machinery/selectors/labels.ts';
 
 export interface PredicateOptions {
   readonly labelSelector?: string;

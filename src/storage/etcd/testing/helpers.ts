@@ -1,5 +1,5 @@
 /** Shared bits of the etcd backend's tests: text helpers and a collecting watch listener. */
-import type { WatchEvent } from '../interface.ts';
+import type { WatchEvent } from '../../interface.ts';
 
 export const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 export const dec = (b: Uint8Array): string => new TextDecoder().decode(b);
