@@ -6,7 +6,7 @@
  * `BENCH_QUICK=1` shrinks N for a smoke run.
  */
 import type { KObject, UserInfo } from '../src/machinery/objects.ts';
-import type { Attributes, Authorizer } from '../src/authz/types.ts';
+import type { Attributes, Authorizer } from '../src/request/authorizer.ts';
 import { buildAuthorizer } from '../src/authz/modes.ts';
 import { privilegedGroups, unionAuthorizer } from '../src/authz/union.ts';
 import { RbacIndex } from '../src/authz/rbac/index-store.ts';

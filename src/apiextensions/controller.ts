@@ -19,9 +19,10 @@ import type { KObject } from '../machinery/objects.ts';
 import type { ResourceDef } from '../api/types.ts';
 import type { StorageGVK } from '../api/resources/define.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
-import { Informer } from '../controllers/informer.ts';
-import { WorkQueue } from '../controllers/work-queue.ts';
-import { isConflict, isNotFound, systemContext, type Logger } from '../controllers/system-context.ts';
+import { Informer } from '../client/informer.ts';
+import { WorkQueue } from '../client/work-queue.ts';
+import { isConflict, isNotFound } from '../machinery/errors.ts';
+import { systemContext, type Logger } from '../registry/system-context.ts';
 import { apiApprovalState, isProtectedCommunityGroup } from '../api/validation/apiextensions.ts';
 import {
   CLEANUP_FINALIZER, CRD_GROUP, CRD_RESOURCE, crdSpec, crdStatus, findCondition, isConditionTrue, rfc3339, setCondition,

@@ -6,9 +6,9 @@
  * (`def.custom.openapiV3/V2`) win when it provides them.
  */
 import type { ResourceDef } from '../api/types.ts';
-import type { Dialect, Schema, SchemaSource } from '../endpoints/openapi/schemas.ts';
+import type { Dialect, Schema, SchemaSource } from '../api/openapi/schemas.ts';
 import { isCustomResourceDef } from './resource-def.ts';
-import { definitionName } from '../endpoints/openapi/names.ts';
+import { definitionName } from '../api/openapi/names.ts';
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 

@@ -19,7 +19,7 @@ import { crdSpec, crdStatus, servedVersions, storageVersionOf } from './crd.ts';
 import { compileJsonPath, jsonPathText } from './jsonpath.ts';
 import { crdConverter, customResourceVersion, type CrdConverter, type CustomResourceVersion } from './schema-bridge.ts';
 import type { StructNode } from '../apply/schema-view.ts';
-import type { SchemaNode } from '../endpoints/negotiation/json-scan.ts';
+import type { SchemaNode } from '../machinery/json/scan.ts';
 
 const STANDARD_VERBS: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const SUB_VERBS: Verb[] = ['get', 'patch', 'update'];

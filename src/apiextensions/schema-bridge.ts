@@ -7,7 +7,7 @@ import type { KObject } from '../machinery/objects.ts';
 import type { CustomResourceSupport } from '../api/types.ts';
 import type { FieldError } from '../machinery/errors.ts';
 import type { StructNode } from '../apply/schema-view.ts';
-import type { SchemaNode } from '../endpoints/negotiation/json-scan.ts';
+import type { SchemaNode } from '../machinery/json/scan.ts';
 import { buildCustomResourceVersion, validateCrdSchemas } from './schema/index.ts';
 import { createCrdConverter } from './conversion/index.ts';
 

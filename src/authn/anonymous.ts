@@ -3,8 +3,8 @@
  * is anonymous only when its path is exactly one of the listed paths (kube's anonymous.NewAuthenticator);
  * any other credential-less request gets no opinion and so a 401.
  */
-import type { AuthRequest, AuthResult, Authenticator } from './types.ts';
-import { NO_OPINION } from './types.ts';
+import type { AuthRequest, AuthResult, Authenticator } from '../request/authenticator.ts';
+import { NO_OPINION } from '../request/authenticator.ts';
 import { anonymousAuthenticator } from './union.ts';
 
 export function conditionalAnonymousAuthenticator(conditions: readonly { path: string }[]): Authenticator {

@@ -5,13 +5,13 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { createCa, issue } from '../server/certs.ts';
+import { createCa, issue } from '../controlplane/certs.ts';
 import { authenticateChain, verifyClientChain } from './x509.ts';
 import { parseCsv, parseTokenFile, staticTokenAuthenticator, TokenFileError, loadTokenFile } from './token-file.ts';
 import { bearerTokenAuthenticator } from './bearer.ts';
 import { anonymousAuthenticator, unionAuthenticator, withAnonymousFallback, withAuthenticatedGroup, addAuthenticatedGroup } from './union.ts';
 import { buildAuthenticator } from './index.ts';
-import type { AuthRequest, Authenticator } from './types.ts';
+import type { AuthRequest, Authenticator } from '../request/authenticator.ts';
 
 const req = (headers: Record<string, string> = {}): AuthRequest => ({ header: (n) => headers[n.toLowerCase()], path: '/' });
 const x = (pem: string): X509Certificate => new X509Certificate(pem);

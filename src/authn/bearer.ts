@@ -3,8 +3,8 @@
  * token is the second space-separated field. A token that no token authenticator accepts is an error (401),
  * never anonymous. An empty token or another scheme is no opinion.
  */
-import type { AuthRequest, AuthResult, Authenticator, TokenAuthenticator } from './types.ts';
-import { NO_OPINION } from './types.ts';
+import type { AuthRequest, AuthResult, Authenticator, TokenAuthenticator } from '../request/authenticator.ts';
+import { NO_OPINION } from '../request/authenticator.ts';
 
 export function bearerTokenAuthenticator(tokens: readonly TokenAuthenticator[]): Authenticator {
   return {

@@ -9,7 +9,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { KObject, UserInfo } from '../machinery/objects.ts';
-import type { TokenAuthenticator } from './types.ts';
+import type { TokenAuthenticator } from '../request/authenticator.ts';
 
 export const BOOTSTRAP_TOKEN_PATTERN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
 export const BOOTSTRAP_SECRET_TYPE = 'bootstrap.kubernetes.io/token';

@@ -2,11 +2,11 @@
  * What authenticator builders may use from the server. Built once in start.ts, after the registry (service
  * account lookup, bootstrap-token secrets) and before the listener.
  */
-import type { ResolvedOptions } from '../server/options.ts';
-import type { Pki } from '../server/pki.ts';
+import type { ResolvedOptions } from '../controlplane/options.ts';
+import type { Pki } from '../controlplane/pki.ts';
 import type { RestRegistry } from '../registry/rest.ts';
-import type { Endpoint } from '../server/context.ts';
-import type { Authenticator, TokenAuthenticator } from './types.ts';
+import type { Endpoint } from '../request/context.ts';
+import type { Authenticator, TokenAuthenticator } from '../request/authenticator.ts';
 
 export interface AuthenticationDeps {
   readonly options: ResolvedOptions;

@@ -4,7 +4,7 @@
  * `tokens` list later), every success gaining `system:authenticated`, and anonymous last when enabled.
  */
 import { X509Certificate } from 'node:crypto';
-import type { Authenticator, TokenAuthenticator } from './types.ts';
+import type { Authenticator, TokenAuthenticator } from '../request/authenticator.ts';
 import { x509Authenticator } from './x509.ts';
 import { bearerTokenAuthenticator } from './bearer.ts';
 import { loadTokenFile } from './token-file.ts';

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { createCa, issue } from '../server/certs.ts';
-import { resolveOptions, OptionsError } from '../server/options.ts';
-import type { AuthRequest } from './types.ts';
+import { createCa, issue } from '../controlplane/certs.ts';
+import { resolveOptions, OptionsError } from '../controlplane/options.ts';
+import type { AuthRequest } from '../request/authenticator.ts';
 import type { AuthenticationDeps } from './deps.ts';
 import { requestHeaderAuthentication, requestHeaderAuthenticator, requestHeaderCaPems, userFromHeaders } from './request-header.ts';
 

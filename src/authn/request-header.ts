@@ -14,10 +14,10 @@ import { readFile } from 'node:fs/promises';
 import type { X509Certificate } from 'node:crypto';
 import type { UserInfo } from '../machinery/objects.ts';
 import type { AuthenticationDeps, AuthenticationPart } from './deps.ts';
-import type { AuthRequest, AuthResult, Authenticator } from './types.ts';
-import { NO_OPINION } from './types.ts';
+import type { AuthRequest, AuthResult, Authenticator } from '../request/authenticator.ts';
+import { NO_OPINION } from '../request/authenticator.ts';
 import { parseCertBundle, peerChain, subjectUser, verifyClientChain } from './x509.ts';
-import { OptionsError } from '../server/options.ts';
+import { OptionsError } from '../controlplane/options.ts';
 import { watchFile } from './jwt/reload.ts';
 
 export interface RequestHeaderConfig {

@@ -8,9 +8,9 @@
  * only for the listed paths when it has conditions); otherwise `--anonymous-auth` (already reset to false for
  * AlwaysAllow by the options).
  */
-import type { Authenticator } from './types.ts';
+import type { Authenticator } from '../request/authenticator.ts';
 import type { AuthenticationDeps, AuthenticationPart } from './deps.ts';
-import type { Endpoint } from '../server/context.ts';
+import type { Endpoint } from '../request/context.ts';
 import { buildAuthenticator } from './index.ts';
 import { requestHeaderAuthentication } from './request-header.ts';
 import { serviceAccountAuthentication } from './serviceaccount/index.ts';

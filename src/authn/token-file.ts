@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { timingSafeEqual } from 'node:crypto';
 import type { UserInfo } from '../machinery/objects.ts';
-import type { TokenAuthenticator } from './types.ts';
+import type { TokenAuthenticator } from '../request/authenticator.ts';
 
 export class TokenFileError extends Error {
   override name = 'TokenFileError';

@@ -6,7 +6,7 @@
  *   anonymous: asked only when every member had no opinion and none failed (fail-on-error union).
  */
 import type { UserInfo } from '../machinery/objects.ts';
-import type { AuthRequest, AuthResult, Authenticator } from './types.ts';
+import type { AuthRequest, AuthResult, Authenticator } from '../request/authenticator.ts';
 
 export const AUTHENTICATED_GROUP = 'system:authenticated';
 export const UNAUTHENTICATED_GROUP = 'system:unauthenticated';

@@ -8,8 +8,8 @@
 import { X509Certificate } from 'node:crypto';
 import type { TLSSocket, PeerCertificate, DetailedPeerCertificate } from 'node:tls';
 import type { UserInfo } from '../machinery/objects.ts';
-import type { AuthRequest, AuthResult, Authenticator } from './types.ts';
-import { NO_OPINION } from './types.ts';
+import type { AuthRequest, AuthResult, Authenticator } from '../request/authenticator.ts';
+import { NO_OPINION } from '../request/authenticator.ts';
 
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 const ANY_EKU = '2.5.29.37.0';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { buildAuthorizer, knownAuthorizationModes, registerAuthorizationMode } from './modes.ts';
 import { forbiddenError } from './forbidden.ts';
-import type { Attributes } from './types.ts';
+import type { Attributes } from '../request/authorizer.ts';
 
 const REF = new URL('../../../shared/reference/v1.32-responses/errors/', import.meta.url);
 

@@ -7,7 +7,7 @@
  * followed by `: <reason>` when the authorizer gave one.
  */
 import { StatusError } from '../machinery/errors.ts';
-import type { Attributes } from './types.ts';
+import type { Attributes } from '../request/authorizer.ts';
 
 // Avoid emitting errors that look like valid HTML (kube's sanitizer); quotes stay.
 const sanitize = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

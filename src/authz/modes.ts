@@ -3,8 +3,8 @@
  * by calling `registerAuthorizationMode` from their own module; until they do, asking for them is refused by
  * the CLI by name.
  */
-import type { Authorizer } from './types.ts';
-import type { ResolvedOptions } from '../server/options.ts';
+import type { Authorizer } from '../request/authorizer.ts';
+import type { ResolvedOptions } from '../controlplane/options.ts';
 import type { RestRegistry } from '../registry/rest.ts';
 import { privilegedGroups, unionAuthorizer } from './union.ts';
 

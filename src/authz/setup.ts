@@ -2,8 +2,8 @@
  * The request authorizer: `--authorization-config` when given, else the `--authorization-mode` list; both
  * behind the `system:masters` bypass. Modes register themselves (./register-all.ts).
  */
-import type { Authorizer } from './types.ts';
-import type { ResolvedOptions } from '../server/options.ts';
+import type { Authorizer } from '../request/authorizer.ts';
+import type { ResolvedOptions } from '../controlplane/options.ts';
 import type { RestRegistry } from '../registry/rest.ts';
 import { buildAuthorizer } from './modes.ts';
 import { authorizationFromConfigFile } from './config/index.ts';

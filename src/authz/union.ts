@@ -4,7 +4,7 @@
  * authorizer), which the authorization filter turns into 403 — default deny — or 500 when a member failed.
  */
 import type { UserInfo } from '../machinery/objects.ts';
-import type { Attributes, Authorizer, Decision, NonResourceRule, ResourceRule, RulesResult } from './types.ts';
+import type { Attributes, Authorizer, Decision, NonResourceRule, ResourceRule, RulesResult } from '../request/authorizer.ts';
 
 export function unionAuthorizer(members: readonly Authorizer[]): Authorizer {
   return {

@@ -8,7 +8,7 @@
 import { RE2JS } from '@bufbuild/re2';
 import { CelCompileError } from './contract.ts';
 import { formatCelError } from './errors.ts';
-import { parseGoDuration } from './duration.ts';
+import { parseGoDuration } from '../machinery/duration.ts';
 import { OVERRIDE_PREFIX } from './lib/register.ts';
 
 interface Node {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatGoDuration, parseGoDuration } from './duration.ts';
+import { formatGoDuration, parseGoDuration } from '../machinery/duration.ts';
 import { compileCel, type CelType } from './index.ts';
 
 const run = (src: string, vars: Record<string, unknown>, types: Record<string, CelType>) =>

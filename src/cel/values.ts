@@ -10,7 +10,7 @@
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { Optional } from '@marcbachmann/cel-js';
 import type { CelType, CelObjectType } from './contract.ts';
-import { formatGoDuration, parseGoDuration } from './duration.ts';
+import { formatGoDuration, parseGoDuration } from '../machinery/duration.ts';
 
 /** What an object type becomes at run time: a Map whose entries are converted on first read. */
 export abstract class CelObject extends Map<string, unknown> {

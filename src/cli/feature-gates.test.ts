@@ -9,7 +9,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main } from './main.ts';
-import { startServer, type RunningServer } from '../server/start.ts';
+import { startServer, type RunningServer } from '../controlplane/start.ts';
 
 async function run(argv: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
   let stderr = '';

@@ -5,8 +5,8 @@
  * silently ignored.
  */
 import { formatUsage, parseFlags, type FlagDef, type FlagValue, FlagError } from './pflag.ts';
-import { formatDuration } from './duration.ts';
-import type { SecurityOptions, ServerOptions, StorageKind } from '../server/options.ts';
+import { formatDuration } from '../machinery/duration.ts';
+import type { SecurityOptions, ServerOptions, StorageKind } from '../controlplane/options.ts';
 import { knownAuthorizationModes } from '../authz/modes.ts';
 import '../authz/register-all.ts';
 import { AUTHORIZATION_CONFIG_EXCLUSIVE } from '../authz/config/index.ts';

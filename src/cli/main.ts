@@ -5,7 +5,7 @@
  */
 import { FlagError } from './pflag.ts';
 import { parseCommandLine, usage } from './flags.ts';
-import { OptionsError } from '../server/options.ts';
+import { OptionsError } from '../controlplane/options.ts';
 import { versionInfo } from '../endpoints/version.ts';
 import { FeatureGateError, FeatureGates } from '../features/gates.ts';
 import { klogLine } from '../features/klog.ts';
@@ -87,7 +87,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2), io: 
   // Imported here so `--help` and flag errors do not load storage engines.
   // Listen for signals before starting, so a SIGTERM during start still ends in a clean stop.
   const signalled = (io.untilSignal ?? waitForSignal)();
-  const { startServer } = await import('../server/start.ts');
+  const { startServer } = await import('../controlplane/start.ts');
   let server;
   try {
     server = await startServer({ ...cfg.options, log });

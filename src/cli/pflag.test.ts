@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFlags, splitCsv, FlagError, type FlagDef } from './pflag.ts';
-import { parseDuration, formatDuration } from './duration.ts';
+import { parseDuration, formatDuration } from '../machinery/duration.ts';
 
 const defs: FlagDef[] = [
   { name: 'port', kind: 'int', usage: '', default: 6443 },

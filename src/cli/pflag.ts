@@ -6,7 +6,7 @@
  * Errors carry pflag's wording (`unknown flag: --x`, `flag needs an argument: --x`,
  * `invalid argument "x" for "--f" flag: ...`) because scripts and people grep for them.
  */
-import { parseDuration } from './duration.ts';
+import { parseDuration } from '../machinery/duration.ts';
 
 export type FlagKind = 'string' | 'bool' | 'int' | 'float' | 'duration' | 'stringSlice' | 'stringArray' | 'map' | 'boolMap';
 

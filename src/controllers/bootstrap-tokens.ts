@@ -16,9 +16,10 @@ import { CompactSign } from 'jose';
 import type { KObject } from '../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
 import { BOOTSTRAP_NAMESPACE, BOOTSTRAP_SECRET_PREFIX, BOOTSTRAP_SECRET_TYPE, bootstrapTokenExpired, secretData } from '../authn/bootstrap-token.ts';
-import { Informer } from './informer.ts';
-import { isConflict, isNotFound, systemContext, type Logger } from './system-context.ts';
-import { WorkQueue } from './work-queue.ts';
+import { Informer } from '../client/informer.ts';
+import { isConflict, isNotFound } from '../machinery/errors.ts';
+import { systemContext, type Logger } from '../registry/system-context.ts';
+import { WorkQueue } from '../client/work-queue.ts';
 
 export const CLUSTER_INFO_NAMESPACE = 'kube-public';
 export const CLUSTER_INFO_CONFIGMAP = 'cluster-info';

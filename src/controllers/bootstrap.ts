@@ -4,7 +4,8 @@
  */
 import type { KObject } from '../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
-import { isAlreadyExists, isNotFound, systemContext, type Logger } from './system-context.ts';
+import { isAlreadyExists, isNotFound } from '../machinery/errors.ts';
+import { systemContext, type Logger } from '../registry/system-context.ts';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 

@@ -10,7 +10,7 @@ import type { KObject } from '../machinery/objects.ts';
 import { createRegistry, type Registry } from '../registry/registry.ts';
 import { MemoryStore } from '../storage/memory/memory-store.ts';
 import { type RunningControllers, startControllers } from './index.ts';
-import { systemContext } from './system-context.ts';
+import { systemContext } from '../registry/system-context.ts';
 
 const CA = '-----BEGIN CERTIFICATE-----\nMIIreal\n-----END CERTIFICATE-----\n';
 let store: MemoryStore;

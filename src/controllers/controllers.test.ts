@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { KObject } from '../machinery/objects.ts';
 import { defaultFakeRegistry, fakeDef, FakeRegistry } from './testing/fake-registry.ts';
 import { type RunningControllers, startControllers } from './index.ts';
-import { systemContext } from './system-context.ts';
+import { systemContext } from '../registry/system-context.ts';
 import { DESCRIPTION, DESCRIPTION_ANNOTATION } from './root-ca-publisher.ts';
 
 const CA = '-----BEGIN CERTIFICATE-----\nMIIfake\n-----END CERTIFICATE-----\n';

@@ -9,12 +9,12 @@
  */
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
 import { type ApiServerEndpoint, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
-import { Informer } from './informer.ts';
+import { Informer } from '../client/informer.ts';
 import { NamespaceController } from './namespace-controller.ts';
 import { type CatalogLike, NamespaceDeleter } from './namespace-deleter.ts';
 import { DEFAULT_SERVICE_ACCOUNT, ServiceAccountController } from './serviceaccount-controller.ts';
 import { ROOT_CA_CONFIGMAP, RootCaPublisher } from './root-ca-publisher.ts';
-import type { Logger } from './system-context.ts';
+import type { Logger } from '../registry/system-context.ts';
 import { startRbac } from './rbac/index.ts';
 import { startServiceAccountTokens } from './serviceaccount-tokens.ts';
 import { startBootstrapTokenControllers } from './bootstrap-tokens.ts';

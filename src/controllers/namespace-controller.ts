@@ -4,10 +4,10 @@
  * kube's controller requeues on ResourcesRemainingError.
  */
 import type { KObject } from '../machinery/objects.ts';
-import type { Informer } from './informer.ts';
+import type { Informer } from '../client/informer.ts';
 import type { NamespaceDeleter } from './namespace-deleter.ts';
-import type { Logger } from './system-context.ts';
-import { WorkQueue } from './work-queue.ts';
+import type { Logger } from '../registry/system-context.ts';
+import { WorkQueue } from '../client/work-queue.ts';
 
 export interface NamespaceControllerOptions {
   namespaces: Informer;

@@ -11,7 +11,8 @@
 import type { KObject } from '../machinery/objects.ts';
 import type { ResourceDef } from '../api/types.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
-import { isConflict, isNotFound, systemContext } from './system-context.ts';
+import { isConflict, isNotFound } from '../machinery/errors.ts';
+import { systemContext } from '../registry/system-context.ts';
 import { conditionsChanged, type ContentTotals, namespaceConditions, type NamespaceCondition } from './namespace-conditions.ts';
 
 /** What the deleter needs of the catalog (`Catalog` from src/api/catalog.ts satisfies it). */

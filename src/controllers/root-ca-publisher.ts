@@ -5,10 +5,11 @@
  */
 import type { KObject } from '../machinery/objects.ts';
 import type { RestStorage } from '../registry/rest.ts';
-import type { Informer } from './informer.ts';
-import { isAlreadyExists, isNamespaceTerminating, isNotFound, systemContext, type Logger } from './system-context.ts';
+import type { Informer } from '../client/informer.ts';
+import { isAlreadyExists, isNamespaceTerminating, isNotFound } from '../machinery/errors.ts';
+import { systemContext, type Logger } from '../registry/system-context.ts';
 import { isActive } from './serviceaccount-controller.ts';
-import { WorkQueue } from './work-queue.ts';
+import { WorkQueue } from '../client/work-queue.ts';
 
 export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 export const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';

@@ -4,9 +4,10 @@
  */
 import type { KObject } from '../machinery/objects.ts';
 import type { RestStorage } from '../registry/rest.ts';
-import type { Informer } from './informer.ts';
-import { isAlreadyExists, isNamespaceTerminating, isNotFound, systemContext, type Logger } from './system-context.ts';
-import { WorkQueue } from './work-queue.ts';
+import type { Informer } from '../client/informer.ts';
+import { isAlreadyExists, isNamespaceTerminating, isNotFound } from '../machinery/errors.ts';
+import { systemContext, type Logger } from '../registry/system-context.ts';
+import { WorkQueue } from '../client/work-queue.ts';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 

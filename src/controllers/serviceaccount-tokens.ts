@@ -13,9 +13,10 @@ import type { KObject } from '../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
 import type { ServiceAccountIssuer } from '../authn/serviceaccount/issuer.ts';
 import { legacyClaims } from '../authn/serviceaccount/legacy.ts';
-import { Informer, objectKey } from './informer.ts';
-import { isConflict, isNotFound, systemContext, type Logger } from './system-context.ts';
-import { WorkQueue } from './work-queue.ts';
+import { Informer, objectKey } from '../client/informer.ts';
+import { isConflict, isNotFound } from '../machinery/errors.ts';
+import { systemContext, type Logger } from '../registry/system-context.ts';
+import { WorkQueue } from '../client/work-queue.ts';
 
 export const SA_TOKEN_SECRET_TYPE = 'kubernetes.io/service-account-token';
 export const SA_NAME_ANNOTATION = 'kubernetes.io/service-account.name';

@@ -3,8 +3,8 @@
  * apiserver_current_inflight_requests with kube-apiserver's label names, plus apiserver_requested_deprecated_apis. Counters live in a `Metrics` object
  * the chain feeds; the full metrics set (histograms, storage, watch) comes with prom-client later.
  */
-import type { Endpoint, RequestInfo } from '../server/context.ts';
-import { respondBytes } from './respond.ts';
+import type { Endpoint, RequestInfo } from '../request/context.ts';
+import { respondBytes } from '../request/respond.ts';
 
 function esc(v: string): string {
   if (!/[\\\n"]/.test(v)) return v;

@@ -1,38 +1,13 @@
 /**
- * Writing responses. Every error leaves through `respondError` so bodies are always a Kubernetes `Status`.
- * The negotiation layer (src/endpoints/negotiation) builds richer encoders on top of `respondBytes`.
+ * Writing JSON bodies and errors. Every error leaves through `respondError` so bodies are always a Kubernetes
+ * `Status`, in the representation the client accepts. Raw bytes go out through src/request/respond.ts.
  */
-import type { RequestContext } from '../server/context.ts';
+import type { RequestContext } from '../request/context.ts';
+import { respondBytes } from '../request/respond.ts';
 import { negotiate } from './negotiation/accept.ts';
 import { encodeAs, goJsonStringify } from './negotiation/encode.ts';
 import { wantsPretty } from './params.ts';
 import { asStatusError } from '../machinery/errors.ts';
-
-/** Adds the collected `Warning` headers (RFC 7234 §5.5 form kube-apiserver uses). */
-export function warningHeaderValues(warnings: readonly string[]): string[] {
-  return [...new Set(warnings)].map((w) => `299 - ${JSON.stringify(w)}`);
-}
-
-export function respondBytes(ctx: RequestContext, code: number, contentType: string, body: Uint8Array | string,
-  headers: Record<string, string> = {}): void {
-  const res = ctx.res;
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  const h: Record<string, string | string[]> = {
-    'Content-Type': contentType,
-    'Cache-Control': 'no-cache, private',
-    'Audit-Id': ctx.auditId,
-    ...headers,
-  };
-  if (ctx.warnings.length) h['Warning'] = warningHeaderValues(ctx.warnings);
-  const buf = typeof body === 'string' ? Buffer.from(body) : body;
-  h['Content-Length'] = String(buf.byteLength);
-  res.writeHead(code, h);
-  if (ctx.req.method === 'HEAD') res.end();
-  else res.end(buf);
-}
 
 export function respondJson(ctx: RequestContext, code: number, body: unknown, headers?: Record<string, string>): void {
   const pretty = ctx.query.get('pretty');

@@ -2,7 +2,7 @@
  * GET /version: kube's version.Info. We report Kubernetes v1.33.0 (what clients negotiate against) with our
  * own build facts in kube's keys: goVersion carries the Node.js version honestly, compiler "tsx".
  */
-import type { Endpoint } from '../server/context.ts';
+import type { Endpoint } from '../request/context.ts';
 import { respondJson } from './respond.ts';
 
 export const KUBE_VERSION = { major: '1', minor: '33', gitVersion: 'v1.33.0' } as const;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createResourceEndpoint } from '../endpoints/resource-endpoint.ts';
 import { createMetricsEndpoint, Metrics } from '../endpoints/metrics.ts';
 import { FakeRegistry, resourceDef, serveEndpoint, type TestServer } from '../endpoints/handlers/testing/fake-storage.ts';
-import type { Endpoint } from '../server/context.ts';
+import type { Endpoint } from '../request/context.ts';
 import { DEPRECATED_ANNOTATION, REMOVED_RELEASE_ANNOTATION, signalDeprecatedUse } from './deprecated-api.ts';
 
 let server: TestServer;

@@ -4,7 +4,7 @@
  * and the gauge apiserver_requested_deprecated_apis (through `record`). The `Warning` header is the
  * resource endpoint's part.
  */
-import type { RequestContext } from '../server/context.ts';
+import type { RequestContext } from '../request/context.ts';
 
 export const DEPRECATED_ANNOTATION = 'k8s.io/deprecated';
 export const REMOVED_RELEASE_ANNOTATION = 'k8s.io/removed-release';

@@ -6,8 +6,8 @@
  *   AllowUnsafeMalformedObjectDeletion → ctx.unsafeMalformedObjectDeletion = true (deleting corrupt objects).
  * With every gate at its default the endpoints are returned unwrapped.
  */
-import type { Authorizer } from '../authz/types.ts';
-import type { Endpoint, RequestContext } from '../server/context.ts';
+import type { Authorizer } from '../request/authorizer.ts';
+import type { Endpoint, RequestContext } from '../request/context.ts';
 import type { FeatureGateReader } from './gates.ts';
 
 export interface ServingSwitches {

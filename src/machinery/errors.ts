@@ -185,3 +185,18 @@ export function asStatusError(err: unknown): StatusError {
   const message = err instanceof Error ? err.message : String(err);
   return errors.internal(message);
 }
+
+export function isStatus(err: unknown, code: number): boolean {
+  return err instanceof StatusError && err.code === code;
+}
+
+export const isNotFound = (err: unknown): boolean => isStatus(err, 404);
+export const isAlreadyExists = (err: unknown): boolean => err instanceof StatusError && err.reason === 'AlreadyExists';
+export const isConflict = (err: unknown): boolean => err instanceof StatusError && err.reason === 'Conflict';
+
+/** kube-apiserver marks "namespace is terminating" refusals with this cause reason (v1.NamespaceTerminatingCause). */
+export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
+
+export function isNamespaceTerminating(err: unknown): boolean {
+  return err instanceof StatusError && (err.details?.causes ?? []).some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE);
+}

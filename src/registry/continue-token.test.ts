@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { continueAfter, decodeContinue, encodeContinue, InvalidContinueError } from './continue-token.ts';
-import { goJsonSyntaxError } from './go-json.ts';
+import { goJsonSyntaxError } from '../machinery/json/go-errors.ts';
 
 const REF = '/work/shared/reference/v1.32-responses/errors/400-bad-continue.json';
 

@@ -4,7 +4,7 @@
  * `start` is the last returned key + "\0", so a token from kube-apiserver and one from us mean the same thing.
  * Decoding errors read like Go's (clients show them verbatim).
  */
-import { goJsonSyntaxError } from './go-json.ts';
+import { goJsonSyntaxError } from '../machinery/json/go-errors.ts';
 
 export interface ContinuePosition {
   /** Absolute key to start from, inclusive (prefix + start). */

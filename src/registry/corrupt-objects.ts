@@ -14,7 +14,7 @@
  */
 import type { KObject } from '../machinery/objects.ts';
 import { errors, field, StatusError, type StatusCause, type StatusReason } from '../machinery/errors.ts';
-import { JsonSyntaxError, scanJson } from '../endpoints/negotiation/json-scan.ts';
+import { JsonSyntaxError, scanJson } from '../machinery/json/scan.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { DeleteParams, DeleteResult, OpContext } from './rest.ts';
 import { toStatusError } from './storage-errors.ts';

@@ -2,7 +2,7 @@
  * Reading a request body with kube's size limit (3 MiB): past the limit reading stops and a 413
  * `Request entity too large: limit is 3145728` is thrown. Handlers read bodies through this.
  */
-import type { Req } from './context.ts';
+import type { Req } from '../request/context.ts';
 import { StatusError } from '../machinery/errors.ts';
 
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { FILTERS, buildChain } from './chain.ts';
 import { Metrics } from '../endpoints/metrics.ts';
 import type { ServerContext } from './filters/types.ts';
-import type { Authenticator } from '../authn/types.ts';
-import type { Authorizer } from '../authz/types.ts';
+import type { Authenticator } from '../request/authenticator.ts';
+import type { Authorizer } from '../request/authorizer.ts';
 
 void test('the chain reads top to bottom in kube-apiserver\'s order', () => {
   assert.deepEqual(FILTERS.map((f) => f.name), ['audit-id', 'panic-recovery', 'request-info', 'request-timeout', 'metrics', 'body-limit', 'authentication', 'impersonation', 'max-in-flight', 'authorization']);

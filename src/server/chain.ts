@@ -5,11 +5,11 @@
  *   audit id → panic recovery → request info → request timeout → metrics → body limit → authentication → (audit: later)
  *   → impersonation → max-in-flight → authorization → endpoints
  */
-import type { Endpoint } from './context.ts';
-import type { Authenticator } from '../authn/types.ts';
-import type { Authorizer } from '../authz/types.ts';
+import type { Endpoint } from '../request/context.ts';
+import type { Authenticator } from '../request/authenticator.ts';
+import type { Authorizer } from '../request/authorizer.ts';
 import type { Metrics } from '../endpoints/metrics.ts';
-import { respondBytes } from '../endpoints/respond.ts';
+import { respondBytes } from '../request/respond.ts';
 import type { ServerHandler } from './filters/types.ts';
 import { withAuditId } from './filters/audit-id.ts';
 import { withPanicRecovery } from './filters/panic-recovery.ts';

@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse, ServerHttp2Session } from 'node:http2';
-import type { RequestInfo } from './context.ts';
+import type { RequestInfo } from '../request/context.ts';
 import type { ServerContext, ServerHandler } from './filters/types.ts';
 
 export interface ListenerOptions {

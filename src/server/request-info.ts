@@ -7,7 +7,7 @@
  *   a list/watch whose fieldSelector pins `metadata.name=x` carries name "x" (authorization sees it)
  * Anything with fewer segments, or another prefix, is a non-resource request with the lower-case method as verb.
  */
-import type { RequestInfo } from './context.ts';
+import type { RequestInfo } from '../request/context.ts';
 
 const API_PREFIXES = new Set(['api', 'apis']);
 const GROUPLESS_PREFIXES = new Set(['api']);

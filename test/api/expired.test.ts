@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveOptions, type ServerOptions } from '../../src/server/options.ts';
+import { resolveOptions, type ServerOptions } from '../../src/controlplane/options.ts';
 import { eventually, startTestServer, type TestServer } from '../support/server.ts';
 import { assertStatus, configMap, namespace } from './helpers.ts';
 

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer, type Caller } from '../support/server.ts';
-import { createCa, issue } from '../../src/server/certs.ts';
+import { createCa, issue } from '../../src/controlplane/certs.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'keelson-node-authz-'));
 let srv: TestServer;

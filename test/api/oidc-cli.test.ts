@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startKeelson, readKubeconfig, REPO_ROOT, type KeelsonProcess } from '../acceptance/keelson-process.ts';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
-import { createCa, issue, type Issued } from '../../src/server/certs.ts';
+import { createCa, issue, type Issued } from '../../src/controlplane/certs.ts';
 
 let dir = '';
 let idp: TestOidcProvider;

@@ -14,7 +14,7 @@ import { eventually, startTestServer, type TestServer } from '../support/server.
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.ts';
 import { findKubectl, kubectl, kubectlMissingReason } from '../support/kubectl.ts';
 import { startServer } from '../../src/index.ts';
-import { createCa } from '../../src/server/certs.ts';
+import { createCa } from '../../src/controlplane/certs.ts';
 
 const UNAUTHORIZED = JSON.parse(readFileSync(new URL('../../../shared/reference/v1.32-responses/errors/401-bad-token.json', import.meta.url), 'utf8'));
 

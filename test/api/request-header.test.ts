@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, type Caller, type TestServer } from '../support/server.ts';
-import { createCa, issue, type Issued } from '../../src/server/certs.ts';
+import { createCa, issue, type Issued } from '../../src/controlplane/certs.ts';
 
 let dir = '';
 let srv: TestServer;

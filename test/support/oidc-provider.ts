@@ -12,7 +12,7 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
-import { createCa, issue, type Issued } from '../../src/server/certs.ts';
+import { createCa, issue, type Issued } from '../../src/controlplane/certs.ts';
 
 export interface SigningKey {
   readonly kid: string;

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { startServer } from '../../src/index.ts';
-import type { ServerOptions } from '../../src/server/options.ts';
+import type { ServerOptions } from '../../src/controlplane/options.ts';
 
 export type Caller = 'admin' | 'anonymous' | { token: string } | { certPem: string; keyPem: string };
 

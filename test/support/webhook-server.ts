@@ -15,7 +15,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { createCa, issue, type Issued } from '../../src/server/certs.ts';
+import { createCa, issue, type Issued } from '../../src/controlplane/certs.ts';
 
 export interface WebhookRequest {
   readonly path: string;

@@ -18,7 +18,7 @@
 import type { KObject } from '../../machinery/objects.ts';
 import type { CustomResourceSupport } from '../../api/types.ts';
 import type { StructNode } from '../../apply/schema-view.ts';
-import type { SchemaNode as ScanNode } from '../../endpoints/negotiation/json-scan.ts';
+import type { SchemaNode as ScanNode } from '../../machinery/json/scan.ts';
 import { field, FieldError } from '../../machinery/errors.ts';
 import { compileRules, type RuleValidator } from '../cel-rules/index.ts';
 import { applyDefaults, pruneNonNullableNulls } from './default.ts';

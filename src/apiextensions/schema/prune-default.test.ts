@@ -5,7 +5,7 @@ import { applyDefaults, pruneNonNullableNulls } from './default.ts';
 import { toStructural } from './structural.ts';
 import { applyRootOf, strictRootOf } from './views.ts';
 import { kindDefinitions } from './openapi.ts';
-import { scanJson } from '../../endpoints/negotiation/json-scan.ts';
+import { scanJson } from '../../machinery/json/scan.ts';
 import type { JSONSchemaProps } from './types.ts';
 
 const schema: JSONSchemaProps = {

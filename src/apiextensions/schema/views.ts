@@ -11,7 +11,7 @@
 import {
   messageNode, UNTYPED, type FieldNode, type SchemaNode as ApplyNode, type StructNode,
 } from '../../apply/schema-view.ts';
-import { ANY, type SchemaNode as ScanNode } from '../../endpoints/negotiation/json-scan.ts';
+import { ANY, type SchemaNode as ScanNode } from '../../machinery/json/scan.ts';
 import { OBJECT_META_FIELDS } from './prune.ts';
 import type { Structural } from './types.ts';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startOidcProvider, type TestOidcProvider } from '../../../test/support/oidc-provider.ts';
-import { createCa } from '../../server/certs.ts';
+import { createCa } from '../../controlplane/certs.ts';
 import { IssuerAuthenticator, untrustedIssuer, type JwtResult } from './authenticator.ts';
 import { oidcFlagsToJwtAuthenticator, type JwtAuthenticatorConfig } from './config.ts';
 import { validateJwtAuthenticator } from './validate.ts';

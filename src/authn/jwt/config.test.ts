@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createCa } from '../../server/certs.ts';
+import { createCa } from '../../controlplane/certs.ts';
 import { ConfigDecodeError, decodeAuthenticationConfiguration, oidcFlagsToJwtAuthenticator, type AuthenticationConfiguration } from './config.ts';
 import { aggregate, validateAuthenticationConfiguration } from './validate.ts';
 

@@ -6,9 +6,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { AuthenticationDeps, AuthenticationPart } from '../deps.ts';
-import type { TokenAuthenticator } from '../types.ts';
+import type { TokenAuthenticator } from '../../request/authenticator.ts';
 import type { UserInfo } from '../../machinery/objects.ts';
-import { OptionsError, type ResolvedOptions } from '../../server/options.ts';
+import { OptionsError, type ResolvedOptions } from '../../controlplane/options.ts';
 import { field } from '../../machinery/errors.ts';
 import {
   decodeAuthenticationConfiguration, oidcFlagsToJwtAuthenticator, type AnonymousConfig, type AuthenticationConfiguration,

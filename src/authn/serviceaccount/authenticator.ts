@@ -7,7 +7,7 @@
  */
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import type { UserInfo } from '../../machinery/objects.ts';
-import type { TokenAuthenticator, TokenContext, TokenUser } from '../types.ts';
+import type { TokenAuthenticator, TokenContext, TokenUser } from '../../request/authenticator.ts';
 import type { PublicKeyEntry } from './keys.ts';
 import { TokenInvalidError } from './claims.ts';
 

@@ -4,7 +4,7 @@
  * `--service-account-lookup` and `--service-account-extend-token-expiration` to true, and a max token
  * expiration, when set, must lie between 1 hour and 2^32 seconds.
  */
-import type { SecurityOptions } from '../../server/options.ts';
+import type { SecurityOptions } from '../../controlplane/options.ts';
 
 export const DEFAULT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 /** `iss` of secret-based (legacy) tokens. */

@@ -5,8 +5,8 @@
  * is an https URL without query or fragment, as kube-apiserver does. `jwks_uri` is `--service-account-jwks-uri`
  * or `https://<advertise address>:<port>/openid/v1/jwks` (kube's external address).
  */
-import type { Endpoint, RequestContext } from '../../server/context.ts';
-import { respondBytes } from '../../endpoints/respond.ts';
+import type { Endpoint, RequestContext } from '../../request/context.ts';
+import { respondBytes } from '../../request/respond.ts';
 import type { PublicKeyEntry } from './keys.ts';
 
 export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';

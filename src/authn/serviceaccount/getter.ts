@@ -5,7 +5,8 @@
  */
 import type { KObject } from '../../machinery/objects.ts';
 import type { RestRegistry } from '../../registry/rest.ts';
-import { isNotFound, systemContext } from '../../controllers/system-context.ts';
+import { isNotFound } from '../../machinery/errors.ts';
+import { systemContext } from '../../registry/system-context.ts';
 
 export interface ObjectGetter {
   get(resource: 'serviceaccounts' | 'secrets' | 'pods' | 'nodes', namespace: string, name: string): Promise<KObject | undefined>;

@@ -8,9 +8,9 @@
  */
 import type { KObject } from '../../machinery/objects.ts';
 import type { AuthenticationDeps, AuthenticationPart } from '../deps.ts';
-import type { TokenAuthenticator } from '../types.ts';
+import type { TokenAuthenticator } from '../../request/authenticator.ts';
 import { bootstrapTokenAuthenticator, BOOTSTRAP_NAMESPACE } from '../bootstrap-token.ts';
-import { systemContext } from '../../controllers/system-context.ts';
+import { systemContext } from '../../registry/system-context.ts';
 import { jwtTokenAuthenticator } from './authenticator.ts';
 import { validateBound } from './claims.ts';
 import { LEGACY_ISSUER } from './config.ts';

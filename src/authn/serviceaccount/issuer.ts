@@ -7,7 +7,7 @@
  * go-jose writes kube's merged public and private claims.
  */
 import { CompactSign } from 'jose';
-import type { ResolvedOptions } from '../../server/options.ts';
+import type { ResolvedOptions } from '../../controlplane/options.ts';
 import { loadServiceAccountKeys, parsePublicKeys, type ServiceAccountKeys } from './keys.ts';
 import { LEGACY_ISSUER, serviceAccountConfig, type ServiceAccountConfig } from './config.ts';
 import { readFile } from 'node:fs/promises';

@@ -4,7 +4,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { resolveOptions } from '../../server/options.ts';
+import { resolveOptions } from '../../controlplane/options.ts';
 import { CompactSign } from 'jose';
 import type { KObject } from '../../machinery/objects.ts';
 import { serviceAccountConfig, DEFAULT_ISSUER } from './config.ts';

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { UserInfo } from '../../machinery/objects.ts';
-import type { TokenAuthenticator } from '../types.ts';
+import type { TokenAuthenticator } from '../../request/authenticator.ts';
 import type { WebhookConnection } from '../../webhook/kubeconfig.ts';
 import { callWebhook, type RetryBackoff } from '../../webhook/call.ts';
 import { TtlCache } from '../../webhook/ttl-cache.ts';

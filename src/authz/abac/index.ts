@@ -5,7 +5,7 @@
  * policy; others need `readonly: false`. The file is read once at start, as kube-apiserver does.
  */
 import type { UserInfo } from '../../machinery/objects.ts';
-import type { Attributes, Authorizer, NonResourceRule, ResourceRule, RulesResult } from '../types.ts';
+import type { Attributes, Authorizer, NonResourceRule, ResourceRule, RulesResult } from '../../request/authorizer.ts';
 import { registerAuthorizationMode } from '../modes.ts';
 import { loadPolicyFile, type PolicySpec } from './policy.ts';
 

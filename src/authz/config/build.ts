@@ -4,7 +4,7 @@
  * the registered `--authorization-mode` factories and are built once and shared across reloads (kube keeps
  * one Node graph and one RBAC authorizer for the server's life).
  */
-import type { Authorizer } from '../types.ts';
+import type { Authorizer } from '../../request/authorizer.ts';
 import { buildAuthorizer, type AuthorizerDeps } from '../modes.ts';
 import { privilegedGroups, unionAuthorizer } from '../union.ts';
 import { webhookAuthorizer, selectorsEnabled } from '../webhook/index.ts';

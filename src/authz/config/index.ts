@@ -9,7 +9,7 @@
 import { watch, watchFile, unwatchFile, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Authorizer } from '../types.ts';
+import type { Authorizer } from '../../request/authorizer.ts';
 import type { AuthorizationDeps, RequestAuthorization } from '../setup.ts';
 import { parseAuthorizationConfig } from './load.ts';
 import { buildChain, ModeCache } from './build.ts';

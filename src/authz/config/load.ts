@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { field, type FieldError } from '../../machinery/errors.ts';
 import { isDNS1123Subdomain } from '../../machinery/validation/names.ts';
-import { parseDuration, formatDuration } from '../../cli/duration.ts';
+import { parseDuration, formatDuration } from '../../machinery/duration.ts';
 import { compileMatchConditions, type CompiledMatchConditions } from '../webhook/match.ts';
 
 const GROUP = 'apiserver.config.k8s.io';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NodeGraph } from './graph.ts';
 import { nodeAuthorizer, nodeIdentity } from './authorizer.ts';
-import type { Attributes } from '../types.ts';
+import type { Attributes } from '../../request/authorizer.ts';
 
 const node = (name: string) => ({ username: `system:node:${name}`, groups: ['system:nodes', 'system:authenticated'] });
 const attrs = (a: Partial<Attributes>): Attributes => ({

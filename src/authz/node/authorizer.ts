@@ -6,7 +6,7 @@
  * `spec.nodeName=<self>`. Everything else is checked against the static node rules. Never denies.
  */
 import type { UserInfo } from '../../machinery/objects.ts';
-import type { Attributes, Authorizer, Decision, RulesResult } from '../types.ts';
+import type { Attributes, Authorizer, Decision, RulesResult } from '../../request/authorizer.ts';
 import type { NodeGraph, VertexType } from './graph.ts';
 import { nodeRules, rulesAllow, type NodeRuleGates } from './rules.ts';
 

@@ -4,10 +4,10 @@
  * every informer has listed (onReady); informers stop with the server (onStop).
  */
 import { registerAuthorizationMode, type AuthorizerDeps } from '../modes.ts';
-import type { Authorizer } from '../types.ts';
+import type { Authorizer } from '../../request/authorizer.ts';
 import type { KObject } from '../../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../../registry/rest.ts';
-import { Informer } from '../../controllers/informer.ts';
+import { Informer } from '../../client/informer.ts';
 import { FeatureGates } from '../../features/gates.ts';
 import { NodeGraph } from './graph.ts';
 import { nodeAuthorizer } from './authorizer.ts';

@@ -3,7 +3,7 @@
  * bootstrappolicy.NodeRules for v1.33), and an RBAC-style matcher for them (kube's rbac.RulesAllow: verbs,
  * API groups, `resource/subresource`; these rules name no resourceNames or non-resource URLs).
  */
-import type { Attributes, ResourceRule } from '../types.ts';
+import type { Attributes, ResourceRule } from '../../request/authorizer.ts';
 
 const READ = ['get', 'list', 'watch'];
 const READ_UPDATE = [...READ, 'create', 'update', 'patch', 'delete', 'deletecollection'];

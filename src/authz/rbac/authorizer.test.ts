@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KObject, UserInfo } from '../../machinery/objects.ts';
-import type { Attributes } from '../types.ts';
+import type { Attributes } from '../../request/authorizer.ts';
 import { rbacAuthorizer } from './authorizer.ts';
 import { RbacIndex } from './index-store.ts';
 import { buildAuthorizer } from '../modes.ts';

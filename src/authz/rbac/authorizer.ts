@@ -5,11 +5,11 @@
  * has no opinion, with `RBAC: <errors>` as the reason when some binding's role could not be resolved.
  */
 import type { UserInfo } from '../../machinery/objects.ts';
-import type { Attributes, Authorizer, Decision, NonResourceRule, ResourceRule, RulesResult } from '../types.ts';
-import { aggregateText } from './covers.ts';
-import { rulesFor, visitRulesFor, type RuleSource } from './resolver.ts';
-import { ruleMatches, ruleRequest, type NormalRule } from './rules.ts';
-import { describeBinding } from './subjects.ts';
+import type { Attributes, Authorizer, Decision, NonResourceRule, ResourceRule, RulesResult } from '../../request/authorizer.ts';
+import { aggregateText } from '../../registry/rbac/validation/covers.ts';
+import { rulesFor, visitRulesFor, type RuleSource } from '../../registry/rbac/validation/resolver.ts';
+import { ruleMatches, ruleRequest, type NormalRule } from '../../registry/rbac/validation/rules.ts';
+import { describeBinding } from '../../registry/rbac/validation/subjects.ts';
 
 export function rbacAuthorizer(src: RuleSource): Authorizer {
   return {

@@ -9,9 +9,9 @@
  * (`clusterrole.rbac.authorization.k8s.io "x" not found`).
  */
 import type { KObject, UserInfo } from '../../machinery/objects.ts';
-import { normalizeRules, type NormalRule } from './rules.ts';
-import type { RoleRules, RuleSource } from './resolver.ts';
-import { bindingInfo, subjectKeys, userKeys, type BindingInfo, type RoleRef } from './subjects.ts';
+import { normalizeRules, type NormalRule } from '../../registry/rbac/validation/rules.ts';
+import type { RoleRules, RuleSource } from '../../registry/rbac/validation/resolver.ts';
+import { bindingInfo, subjectKeys, userKeys, type BindingInfo, type RoleRef } from '../../registry/rbac/validation/subjects.ts';
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 

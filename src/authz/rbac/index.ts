@@ -5,9 +5,9 @@
  * them with the server (`deps.onStop`). Without a registry (unit tests) the index starts empty.
  */
 import type { KObject } from '../../machinery/objects.ts';
-import { Informer } from '../../controllers/informer.ts';
+import { Informer } from '../../client/informer.ts';
 import { registerAuthorizationMode, type AuthorizerDeps } from '../modes.ts';
-import type { Authorizer } from '../types.ts';
+import type { Authorizer } from '../../request/authorizer.ts';
 import { rbacAuthorizer } from './authorizer.ts';
 import { RbacIndex } from './index-store.ts';
 

@@ -6,10 +6,10 @@ import { MemoryStore } from '../../storage/memory/memory-store.ts';
 import { createRegistry, type Registry } from '../../registry/registry.ts';
 import { rbacStorageGuard } from '../../registry/rbac/guard.ts';
 import type { OpContext } from '../../registry/rest.ts';
-import { systemContext } from '../../controllers/system-context.ts';
+import { systemContext } from '../../registry/system-context.ts';
 import { StatusError } from '../../machinery/errors.ts';
 import { buildAuthorizer } from '../modes.ts';
-import type { Attributes, Authorizer } from '../types.ts';
+import type { Attributes, Authorizer } from '../../request/authorizer.ts';
 import './index.ts';
 
 const G = 'rbac.authorization.k8s.io';

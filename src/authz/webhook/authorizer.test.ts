@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { webhookAuthorizer } from './authorizer.ts';
 import { compileMatchConditions } from './match.ts';
-import type { Attributes } from '../types.ts';
+import type { Attributes } from '../../request/authorizer.ts';
 import { startWebhookServer } from '../../../test/support/webhook-server.ts';
 
 const attrs = (user: string, a: Partial<Attributes> = {}): Attributes => ({

@@ -5,7 +5,7 @@
  * the failure policy's decision with the error attached (Decision.error). Allowed replies are cached for
  * `authorizedTtlMs`, the rest for `unauthorizedTtlMs`, keyed by the whole spec.
  */
-import type { Attributes, Authorizer, Decision } from '../types.ts';
+import type { Attributes, Authorizer, Decision } from '../../request/authorizer.ts';
 import type { WebhookConnection } from '../../webhook/kubeconfig.ts';
 import { callWebhook, type RetryBackoff } from '../../webhook/call.ts';
 import { TtlCache } from '../../webhook/ttl-cache.ts';

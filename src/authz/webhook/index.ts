@@ -3,7 +3,7 @@
  * webhook authorizer named `webhook` with a 30 s timeout, failure policy NoOpinion and no match conditions.
  */
 import { registerAuthorizationMode, type AuthorizerDeps } from '../modes.ts';
-import type { Authorizer } from '../types.ts';
+import type { Authorizer } from '../../request/authorizer.ts';
 import { loadKubeconfigConnection } from '../../webhook/kubeconfig.ts';
 import { FeatureGates } from '../../features/gates.ts';
 import { webhookAuthorizer } from './authorizer.ts';

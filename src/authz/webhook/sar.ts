@@ -2,7 +2,7 @@
  * Attributes → SubjectAccessReview spec (authorization.k8s.io/v1 shape, the one match conditions and the cache
  * key use) and the v1beta1 wire form (`group` instead of `groups`), as kube's webhook authorizer builds them.
  */
-import type { Attributes } from '../types.ts';
+import type { Attributes } from '../../request/authorizer.ts';
 import type { LabelRequirement } from '../../machinery/selectors/labels.ts';
 
 export interface SelectorRequirement {

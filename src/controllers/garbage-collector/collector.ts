@@ -10,8 +10,8 @@
 import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import { apiVersionOf } from '../../api/types.ts';
-import { WorkQueue } from '../work-queue.ts';
-import type { Logger } from '../system-context.ts';
+import { WorkQueue } from '../../client/work-queue.ts';
+import type { Logger } from '../../registry/system-context.ts';
 import { AbsentOwnerCache, absentKey } from './absent-owners.ts';
 import { attemptToDeleteItem, describe, NamespacedOwnerOfClusterScopedObjectError, type OwnerCache } from './attempt-to-delete.ts';
 import { DependencyGraph, FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type GcNode, type Identity, referenceMatches } from './graph.ts';

@@ -11,7 +11,7 @@
  * timers, then waits for the runs in flight.
  */
 import type { RestRegistry } from '../../registry/rest.ts';
-import type { Logger } from '../system-context.ts';
+import type { Logger } from '../../registry/system-context.ts';
 import { GarbageCollector } from './collector.ts';
 import { Monitors } from './monitors.ts';
 import { GcOperations } from './operations.ts';

@@ -8,7 +8,7 @@ import { Catalog } from '../../api/catalog.ts';
 import type { KObject, OwnerReference } from '../../machinery/objects.ts';
 import { createRegistry } from '../../registry/registry.ts';
 import { MemoryStore } from '../../storage/memory/memory-store.ts';
-import { systemContext } from '../system-context.ts';
+import { systemContext } from '../../registry/system-context.ts';
 import { startGarbageCollector } from './index.ts';
 
 const ctx = (namespace = '') => systemContext({ namespace });

@@ -8,8 +8,8 @@
 import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import type { RestRegistry } from '../../registry/rest.ts';
-import { Informer } from '../informer.ts';
-import type { Logger } from '../system-context.ts';
+import { Informer } from '../../client/informer.ts';
+import type { Logger } from '../../registry/system-context.ts';
 import { groupOf } from './graph.ts';
 import { storageLocation } from './resources.ts';
 

@@ -8,7 +8,8 @@
  */
 import type { KObject, OwnerReference } from '../../machinery/objects.ts';
 import type { DeleteParams, OpContext } from '../../registry/rest.ts';
-import { isConflict, isNotFound, systemContext } from '../system-context.ts';
+import { isConflict, isNotFound } from '../../machinery/errors.ts';
+import { systemContext } from '../../registry/system-context.ts';
 import type { Identity } from './graph.ts';
 import type { ResourceResolver } from './resources.ts';
 

@@ -13,9 +13,10 @@
 import type { KObject } from '../../machinery/objects.ts';
 import { deepEqual } from '../../apply/merge-patch.ts';
 import type { RestStorage } from '../../registry/rest.ts';
-import type { Informer } from '../informer.ts';
-import { isNotFound, systemContext, type Logger } from '../system-context.ts';
-import { WorkQueue } from '../work-queue.ts';
+import type { Informer } from '../../client/informer.ts';
+import { isNotFound } from '../../machinery/errors.ts';
+import { systemContext, type Logger } from '../../registry/system-context.ts';
+import { WorkQueue } from '../../client/work-queue.ts';
 
 export const AGGREGATION_FIELD_MANAGER = 'clusterrole-aggregation-controller';
 

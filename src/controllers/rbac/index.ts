@@ -7,9 +7,9 @@
  */
 import { ensureBootstrapPolicy, type EnsureReport, type GateCheck } from '../../authz/rbac/bootstrap/index.ts';
 import type { RestRegistry } from '../../registry/rest.ts';
-import { Informer } from '../informer.ts';
-import type { Logger } from '../system-context.ts';
-import type { WorkQueue } from '../work-queue.ts';
+import { Informer } from '../../client/informer.ts';
+import type { Logger } from '../../registry/system-context.ts';
+import type { WorkQueue } from '../../client/work-queue.ts';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.ts';
 
 export { ClusterRoleAggregationController, aggregateRules, selectorMatches, AGGREGATION_FIELD_MANAGER } from './clusterrole-aggregation.ts';

@@ -9,9 +9,10 @@
 import { createHash } from 'node:crypto';
 import { stringify as toYaml } from 'yaml';
 import type { Catalog } from '../../api/catalog.ts';
-import type { Endpoint, RequestContext } from '../../server/context.ts';
+import type { Endpoint, RequestContext } from '../../request/context.ts';
 import { errors, StatusError } from '../../machinery/errors.ts';
-import { respondBytes, respondError } from '../respond.ts';
+import { respondBytes } from '../../request/respond.ts';
+import { respondError } from '../respond.ts';
 import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions, groupDiscoveryList } from './documents.ts';
 import { DISCOVERY_MEDIA_TYPES, negotiateDiscovery } from './negotiate.ts';
 

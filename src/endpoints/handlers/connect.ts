@@ -18,7 +18,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { KObject } from '../../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../../registry/rest.ts';
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../request/context.ts';
 import { errors, StatusError } from '../../machinery/errors.ts';
 import { opContext, type HandlerScope } from './scope.ts';
 

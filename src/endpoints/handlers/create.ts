@@ -2,7 +2,7 @@
  * POST: kube's create handler order — negotiate output (406), input type (415), body (413), options
  * (400/422), decode (400), namespace check (400) — then the registry. Answers 201 (also for dry-run).
  */
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../request/context.ts';
 import { decodeObject, inputTypeOf, readBody } from '../negotiation/decode.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseWriteQuery } from '../params.ts';

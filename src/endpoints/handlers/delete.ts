@@ -7,11 +7,11 @@
  *     …), otherwise `Status{status: Success, details: {name, group, kind: <resource>, uid}}`.
  */
 import type { KObject } from '../../machinery/objects.ts';
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../request/context.ts';
 import { decodeOptionsBody, readBody } from '../negotiation/decode.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseDeleteOptions } from '../params.ts';
-import { withUnsafeDelete } from '../../registry/corrupt-objects-request.ts';
+import { withUnsafeDelete } from './corrupt-objects-request.ts';
 import { opContext, type HandlerScope, type ResourceDefExtensions } from './scope.ts';
 
 

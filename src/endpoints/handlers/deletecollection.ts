@@ -2,11 +2,11 @@
  * DELETE of a collection: ListOptions (400/422) select what goes, DeleteOptions (body or query) say how.
  * Answers with the list of deleted objects (kube's generic store: a fresh list, empty list metadata).
  */
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../request/context.ts';
 import { decodeOptionsBody, readBody } from '../negotiation/decode.ts';
 import { negotiateResponse, respondItems } from '../negotiation/render.ts';
 import { parseDeleteOptions, toListParams, type ListQuery } from '../params.ts';
-import { unsafeDeleteCollectionRefused, unsafeDeleteRequested } from '../../registry/corrupt-objects-request.ts';
+import { unsafeDeleteCollectionRefused, unsafeDeleteRequested } from './corrupt-objects-request.ts';
 import { opContext, type HandlerScope } from './scope.ts';
 
 export async function handleDeleteCollection(ctx: RequestContext, s: HandlerScope, q: ListQuery): Promise<void> {

@@ -1,5 +1,5 @@
 /** GET of one object: negotiate (406 first, as kube), read through the registry, answer from the cached encoding. */
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../request/context.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseGetQuery } from '../params.ts';
 import { opContext, type HandlerScope } from './scope.ts';

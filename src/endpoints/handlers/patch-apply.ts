@@ -12,10 +12,10 @@
 import type { KObject } from '../../machinery/objects.ts';
 import { apply, resetFields } from '../../apply/ssa/index.ts';
 import { customApplyRoot } from '../../apiextensions/resource-def.ts';
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../request/context.ts';
 import { BodySyntaxError, contentTypeOf, parseBody, readBody } from '../negotiation/decode.ts';
 import { APPLY_PATCH_CBOR, CborDecodeError, decodeCborValue } from '../negotiation/cbor.ts';
-import { JsonSyntaxError, scanJson } from '../negotiation/json-scan.ts';
+import { JsonSyntaxError, scanJson } from '../../machinery/json/scan.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseWriteQuery } from '../params.ts';
 import { errors } from '../../machinery/errors.ts';

@@ -13,10 +13,10 @@ import { applyJsonPatch, decodeJsonPatch, JsonPatchApplyError, JsonPatchDecodeEr
 import { mergePatch } from '../../apply/merge-patch.ts';
 import { rootNodeFor } from '../../apply/schema-view.ts';
 import { applyStrategicMergePatch, patchInvalid } from '../../apply/strategic-merge.ts';
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../request/context.ts';
 import { contentTypeOf, readBody } from '../negotiation/decode.ts';
 import { APPLY_PATCH_CBOR } from '../negotiation/cbor.ts';
-import { JsonSyntaxError, scanJson } from '../negotiation/json-scan.ts';
+import { JsonSyntaxError, scanJson } from '../../machinery/json/scan.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { typeErrorFor } from '../negotiation/type-check.ts';
 import { parseWriteQuery } from '../params.ts';

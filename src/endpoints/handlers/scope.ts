@@ -6,8 +6,8 @@
 import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import type { OpContext, RestStorage } from '../../registry/rest.ts';
-import type { RequestContext } from '../../server/context.ts';
-import type { SchemaNode } from '../negotiation/json-scan.ts';
+import type { RequestContext } from '../../request/context.ts';
+import type { SchemaNode } from '../../machinery/json/scan.ts';
 import type { RenderScope } from '../negotiation/render.ts';
 import { managerFromUserAgent } from '../params.ts';
 import { errors } from '../../machinery/errors.ts';

@@ -2,7 +2,7 @@
  * PUT: kube's update handler order — negotiate output (406), body (413), options (400/422), input type
  * (415), decode (400), namespace then name checks (400) — then the registry. 200, or 201 when it created.
  */
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../request/context.ts';
 import { decodeObject, inputTypeOf, readBody } from '../negotiation/decode.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseWriteQuery } from '../params.ts';

@@ -14,14 +14,14 @@
  */
 import type { KObject } from '../../machinery/objects.ts';
 import type { WatchParams } from '../../registry/rest.ts';
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../request/context.ts';
 import type { ObjectEvent, ObjectWatch } from '../../storage/cacher/types.ts';
 import { cachedBody, cachedJson, goJsonStringify } from '../negotiation/encode.ts';
 import { encodeProtobufValue, PROTOBUF_TYPE, protobufWatchFrame } from '../negotiation/protobuf.ts';
 import { CBOR, CBOR_SEQ, cborWatchEvent, encodeCborValue } from '../negotiation/cbor.ts';
 import { negotiateResponse, transformObject, type Representation } from '../negotiation/render.ts';
 import { toListParams, type ListQuery } from '../params.ts';
-import { warningHeaderValues } from '../respond.ts';
+import { warningHeaderValues } from '../../request/respond.ts';
 import { asStatusError, errors, StatusError } from '../../machinery/errors.ts';
 import { opContext, type HandlerScope } from './scope.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createHealthEndpoint } from './index.ts';
 import { PostStartHooks, standardChecks, type HealthCheck } from './checks.ts';
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../request/context.ts';
 
 interface Captured { code: number; headers: Record<string, unknown>; body: string }
 

@@ -6,8 +6,8 @@
  *   /livez/<check> → `ok` or 500 `internal server error: <reason>`.
  * Within `--livez-grace-period` of start, failing /livez checks are reported healthy (the server is booting).
  */
-import type { Endpoint, RequestContext } from '../../server/context.ts';
-import { respondBytes } from '../respond.ts';
+import type { Endpoint, RequestContext } from '../../request/context.ts';
+import { respondBytes } from '../../request/respond.ts';
 import type { HealthCheck } from './checks.ts';
 
 export interface HealthEndpointOptions {

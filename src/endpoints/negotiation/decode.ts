@@ -8,10 +8,10 @@
 import { isMap, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
 import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../request/context.ts';
 import { errors, StatusError } from '../../machinery/errors.ts';
 import { decodeProtobuf } from '../../api/protobuf/codec.ts';
-import { JsonSyntaxError, scanJson, type ScanOptions, type SchemaNode } from './json-scan.ts';
+import { JsonSyntaxError, scanJson, type ScanOptions, type SchemaNode } from '../../machinery/json/scan.ts';
 import { typeErrorFor } from './type-check.ts';
 import { CBOR, CborDecodeError, decodeCborValue } from './cbor.ts';
 

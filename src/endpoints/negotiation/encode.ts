@@ -13,8 +13,8 @@
 import { constants as zc, createGzip } from 'node:zlib';
 import { stringify as yamlStringify } from 'yaml';
 import type { CachedObject } from '../../storage/cacher/types.ts';
-import type { RequestContext } from '../../server/context.ts';
-import { warningHeaderValues } from '../respond.ts';
+import type { RequestContext } from '../../request/context.ts';
+import { warningHeaderValues } from '../../request/respond.ts';
 import type { ServedType } from './accept.ts';
 import { encodeProtobufValue } from './protobuf.ts';
 import { encodeCborValue } from './cbor.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { schemaForKind } from './field-schema.ts';
-import { scanJson } from './json-scan.ts';
+import { scanJson } from '../../machinery/json/scan.ts';
 
 const REF = new URL('../../../../shared/reference/v1.32-responses/', import.meta.url);
 

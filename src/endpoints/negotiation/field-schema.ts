@@ -8,7 +8,7 @@
  */
 import { protobufMessageFor } from '../../api/protobuf/codec.ts';
 import { messageSpec, type FieldSpec, type MessageSpec } from '../../api/protobuf/schema.ts';
-import { ANY, type SchemaNode } from './json-scan.ts';
+import { ANY, type SchemaNode } from '../../machinery/json/scan.ts';
 
 
 /** Keys every object may carry (TypeMeta, inline in Go, absent from protobuf). */

@@ -10,7 +10,7 @@ export { negotiate, negotiateOrThrow, notAcceptable, parseAccept, SERVED_TYPES, 
 export type { ConversionTarget, Negotiated, NegotiateOptions, ServedType } from './accept.ts';
 export { contentTypeOf, decodeObject, decodeOptionsBody, inputTypeOf, MAX_REQUEST_BODY_BYTES, parseBody, readBody } from './decode.ts';
 export { acceptsGzip, cachedBody, cachedJson, encodeAs, encodeJson, encodeYaml, GZIP_THRESHOLD_BYTES, writeChunks } from './encode.ts';
-export { JsonSyntaxError, scanJson } from './json-scan.ts';
+export { JsonSyntaxError, scanJson } from '../../machinery/json/scan.ts';
 export { partialObjectMetadata, partialObjectMetadataList } from './partial.ts';
 export { negotiateResponse, respondItems, respondList, respondObject, respondResource, transformObject } from './render.ts';
 export type { Representation, RenderScope } from './render.ts';

@@ -7,7 +7,7 @@
 import type { KObject, ListMeta } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import type { ListResult } from '../../registry/rest.ts';
-import type { RequestContext } from '../../server/context.ts';
+import type { RequestContext } from '../../request/context.ts';
 import type { CachedObject } from '../../storage/cacher/types.ts';
 import { parseIncludeObject, wantsPretty } from '../params.ts';
 import { negotiateOrThrow, type Negotiated, type NegotiateOptions } from './accept.ts';

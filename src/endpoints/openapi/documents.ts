@@ -11,10 +11,10 @@
 import type { Catalog } from '../../api/catalog.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import { documentsSubresourceKind } from './operations.ts';
-import { definitionName, groupIdPart, v3PathKey } from './names.ts';
+import { definitionName, groupIdPart, v3PathKey } from '../../api/openapi/names.ts';
 import { resourceListPath, resourcePaths, type PathItem } from './operations.ts';
 import { renderPaths, sortKeys, type RenderOptions } from './render.ts';
-import { META, listSchema, metaDefinitions, permissiveKindSchema, ref, type Dialect, type Schema, type SchemaSource } from './schemas.ts';
+import { META, listSchema, metaDefinitions, permissiveKindSchema, ref, type Dialect, type Schema, type SchemaSource } from '../../api/openapi/schemas.ts';
 
 export interface DocumentOptions extends RenderOptions {
   schemas?: SchemaSource;

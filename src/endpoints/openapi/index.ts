@@ -9,11 +9,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { Catalog } from '../../api/catalog.ts';
-import type { Endpoint, RequestContext } from '../../server/context.ts';
+import type { Endpoint, RequestContext } from '../../request/context.ts';
 import { errors } from '../../machinery/errors.ts';
-import { respondBytes, respondError } from '../respond.ts';
+import { respondBytes } from '../../request/respond.ts';
+import { respondError } from '../respond.ts';
 import { swaggerV2, v3Document, v3Keys, type DocumentOptions } from './documents.ts';
-import type { SchemaSource } from './schemas.ts';
+import type { SchemaSource } from '../../api/openapi/schemas.ts';
 import { parseAccept } from '../discovery/negotiate.ts';
 import { encodeSwaggerProtobuf } from './protobuf-v2.ts';
 import { createProtobufSchemaSource } from './protobuf-source.ts';

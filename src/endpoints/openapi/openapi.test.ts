@@ -6,7 +6,7 @@ import { Catalog } from '../../api/catalog.ts';
 import { createOpenApiEndpoint } from './index.ts';
 import { fakeContext } from '../discovery/testing/support.ts';
 import { v3Document, swaggerV2 } from './documents.ts';
-import { definitionName, groupIdPart, tagOf } from './names.ts';
+import { definitionName, groupIdPart, tagOf } from '../../api/openapi/names.ts';
 
 const REF = join(import.meta.dirname, '../../../../shared/reference/openapi-v1.32');
 type Doc = { paths: Record<string, Record<string, unknown>>; components?: { schemas: Record<string, unknown> }; definitions?: Record<string, unknown> };

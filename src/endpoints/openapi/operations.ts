@@ -11,8 +11,8 @@
  */
 import type { GroupVersionKind } from '../../machinery/objects.ts';
 import type { ResourceDef, Verb } from '../../api/types.ts';
-import { definitionName, gvIdPart, gvRoot, tagOf } from './names.ts';
-import { META } from './schemas.ts';
+import { definitionName, gvIdPart, gvRoot, tagOf } from '../../api/openapi/names.ts';
+import { META } from '../../api/openapi/schemas.ts';
 
 export type ParamName =
   | 'allowWatchBookmarks' | 'continue' | 'dryRun' | 'fieldManager' | 'fieldSelector' | 'fieldValidation' | 'force'

@@ -6,7 +6,7 @@
 import { documentsSubresourceKind } from './operations.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import { collectDefinitions, definitionNameOf, messageNameFor, type Schema } from '../../api/openapi/generate.ts';
-import type { Dialect, SchemaSource } from './schemas.ts';
+import type { Dialect, SchemaSource } from '../../api/openapi/schemas.ts';
 
 interface Entry { kind: Schema; extra: Record<string, Schema> }
 

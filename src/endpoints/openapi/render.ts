@@ -5,7 +5,7 @@
  */
 import type { Operation, PathItem, ParamName } from './operations.ts';
 import { PARAMS } from './operations.ts';
-import { ref, type Dialect, type Schema } from './schemas.ts';
+import { ref, type Dialect, type Schema } from '../../api/openapi/schemas.ts';
 
 /** Media types this server encodes; lists and watches add the watch stream type. */
 export const PRODUCES_SINGLE = ['application/json', 'application/yaml'];

@@ -11,7 +11,7 @@
  * Example: `parseLabelSelector('env in (prod,dev),!canary').matches({ env: 'dev' }) === true`.
  * A parse failure throws `SelectorParseError` whose message is what kube-apiserver returns in its 400.
  */
-import { goQuote } from './quote.ts';
+import { goQuote } from '../go-quote.ts';
 import { isQualifiedName, isValidLabelValue } from '../validation/names.ts';
 
 /** apimachinery's selection.Operator strings (what SubjectAccessReview requirements carry). */

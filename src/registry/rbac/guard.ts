@@ -15,13 +15,13 @@
  */
 import type { KObject, UserInfo } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
-import type { Attributes, Authorizer } from '../../authz/types.ts';
+import type { Attributes, Authorizer } from '../../request/authorizer.ts';
 import type { DeleteParams, GetParams, ListParams, OpContext, RestRegistry, RestStorage, UpdateFn, WatchParams, WriteParams } from '../rest.ts';
 import type { ObjectWatchSink } from '../../storage/cacher/types.ts';
 import { errors, StatusError } from '../../machinery/errors.ts';
-import { covers, escalationMessage } from '../../authz/rbac/covers.ts';
-import type { PolicyRule } from '../../authz/rbac/rules.ts';
-import { bindingInfo, type RoleRef } from '../../authz/rbac/subjects.ts';
+import { covers, escalationMessage } from './validation/covers.ts';
+import type { PolicyRule } from './validation/rules.ts';
+import { bindingInfo, type RoleRef } from './validation/subjects.ts';
 import { isOnlyMutatingGCFields } from './gc-fields.ts';
 import { RBAC_GROUP, registryRulesFor, roleReferenceRules } from './registry-rules.ts';
 

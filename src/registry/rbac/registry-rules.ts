@@ -7,10 +7,10 @@
 import type { KObject, UserInfo } from '../../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../rest.ts';
 import { errors, StatusError } from '../../machinery/errors.ts';
-import { systemContext } from '../../controllers/system-context.ts';
-import { normalizeRules, type NormalRule } from '../../authz/rbac/rules.ts';
-import { rulesFor, type RoleRules, type RuleSource } from '../../authz/rbac/resolver.ts';
-import { appliesTo, bindingInfo, type BindingInfo, type RoleRef } from '../../authz/rbac/subjects.ts';
+import { systemContext } from '../system-context.ts';
+import { normalizeRules, type NormalRule } from './validation/rules.ts';
+import { rulesFor, type RoleRules, type RuleSource } from './validation/resolver.ts';
+import { appliesTo, bindingInfo, type BindingInfo, type RoleRef } from './validation/subjects.ts';
 
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
 

@@ -6,7 +6,7 @@
  */
 import type { KObject, UserInfo } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
-import type { Attributes, Authorizer } from '../../authz/types.ts';
+import type { Attributes, Authorizer } from '../../request/authorizer.ts';
 import { errors } from '../../machinery/errors.ts';
 import type { OpContext } from '../rest.ts';
 import { ReviewStorage, specOf, str, strList } from './base.ts';

@@ -6,7 +6,7 @@
  */
 import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
-import type { Authenticator } from '../../authn/types.ts';
+import type { Authenticator } from '../../request/authenticator.ts';
 import { errors } from '../../machinery/errors.ts';
 import type { OpContext } from '../rest.ts';
 import { ReviewStorage, specOf, strList, wireUser } from './base.ts';

@@ -4,8 +4,8 @@
  * The authenticator and authorizer are read when a review runs, so they may be built after the registry.
  */
 import type { ResourceDef } from '../../api/types.ts';
-import type { Authenticator } from '../../authn/types.ts';
-import type { Authorizer } from '../../authz/types.ts';
+import type { Authenticator } from '../../request/authenticator.ts';
+import type { Authorizer } from '../../request/authorizer.ts';
 import type { RestStorage } from '../rest.ts';
 import { AccessReviewStorage } from './access.ts';
 import { SelfSubjectReviewStorage, TokenReviewStorage } from './authentication.ts';

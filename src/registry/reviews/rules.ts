@@ -6,7 +6,7 @@
  */
 import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
-import type { Authorizer, RulesResult } from '../../authz/types.ts';
+import type { Authorizer, RulesResult } from '../../request/authorizer.ts';
 import { errors } from '../../machinery/errors.ts';
 import type { OpContext } from '../rest.ts';
 import { ReviewStorage, specOf, str } from './base.ts';

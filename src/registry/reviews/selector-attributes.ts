@@ -4,7 +4,7 @@
  * Requirements that cannot be expressed are left out (they can only narrow); what could not be parsed is
  * reported by ./selectors.ts as the review's evaluationError.
  */
-import type { Attributes } from '../../authz/types.ts';
+import type { Attributes } from '../../request/authorizer.ts';
 import { parseFieldSelector, type FieldRequirement } from '../../machinery/selectors/fields.ts';
 import { parseLabelSelector, type LabelRequirement, type LabelOperator } from '../../machinery/selectors/labels.ts';
 

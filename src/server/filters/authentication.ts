@@ -7,8 +7,8 @@ import type { TLSSocket } from 'node:tls';
 import type { Http2ServerRequest } from 'node:http2';
 import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
-import type { AuthRequest, Authenticator } from '../../authn/types.ts';
-import type { Req } from '../context.ts';
+import type { AuthRequest, Authenticator } from '../../request/authenticator.ts';
+import type { Req } from '../../request/context.ts';
 import type { ServerHandler } from './types.ts';
 
 /** The TLS socket behind an HTTP/1.1 request or an HTTP/2 stream. */

@@ -5,7 +5,7 @@
  */
 import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
-import type { Attributes, Authorizer } from '../../authz/types.ts';
+import type { Attributes, Authorizer } from '../../request/authorizer.ts';
 import { forbiddenError } from '../../authz/forbidden.ts';
 import { parseFieldSelector } from '../../machinery/selectors/fields.ts';
 import { parseLabelSelector } from '../../machinery/selectors/labels.ts';

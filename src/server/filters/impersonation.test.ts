@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { impersonationRequests, withImpersonation } from './impersonation.ts';
 import type { ServerContext } from './types.ts';
-import type { Attributes, Authorizer } from '../../authz/types.ts';
+import type { Attributes, Authorizer } from '../../request/authorizer.ts';
 import { StatusError } from '../../machinery/errors.ts';
 
 function ctxWith(headers: Record<string, string | string[]>, user = { username: 'alice', groups: ['system:authenticated'] }) {

@@ -11,7 +11,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../../machinery/objects.ts';
 import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
-import type { Attributes, Authorizer } from '../../authz/types.ts';
+import type { Attributes, Authorizer } from '../../request/authorizer.ts';
 import { forbiddenError } from '../../authz/forbidden.ts';
 import type { ServerHandler } from './types.ts';
 

@@ -6,7 +6,7 @@
  */
 import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
-import type { RequestInfo } from '../context.ts';
+import type { RequestInfo } from '../../request/context.ts';
 import { scopeLabel, type Metrics } from '../../endpoints/metrics.ts';
 import type { ServerHandler } from './types.ts';
 

@@ -1,5 +1,5 @@
 /** Fills ctx.info (see request-info.ts); a URL kube cannot classify is a 500 as in kube-apiserver. */
-import { respondBytes } from '../../endpoints/respond.ts';
+import { respondBytes } from '../../request/respond.ts';
 import { newRequestInfo, RequestInfoError } from '../request-info.ts';
 import type { ServerHandler } from './types.ts';
 

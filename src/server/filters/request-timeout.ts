@@ -5,7 +5,7 @@
  */
 import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
-import { parseDuration } from '../../cli/duration.ts';
+import { parseDuration } from '../../machinery/duration.ts';
 import { isLongRunning } from './max-in-flight.ts';
 import type { ServerHandler } from './types.ts';
 

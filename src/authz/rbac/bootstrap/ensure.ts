@@ -11,7 +11,8 @@
  */
 import type { KObject } from '../../../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../../../registry/rest.ts';
-import { isAlreadyExists, isNotFound, systemContext, type Logger } from '../../../controllers/system-context.ts';
+import { isAlreadyExists, isNotFound } from '../../../machinery/errors.ts';
+import { systemContext, type Logger } from '../../../registry/system-context.ts';
 import { bootstrapPolicy, RBAC_API_VERSION } from './policy.ts';
 import { reconcileBinding, reconcileRole, type ReconcileResult } from './reconcile.ts';
 import type { GateCheck } from './controller-roles.ts';

@@ -2,7 +2,7 @@
  * A minimal in-memory RequestContext for endpoint unit tests: records status, headers and body.
  */
 import { EventEmitter } from 'node:events';
-import type { RequestContext } from '../../../server/context.ts';
+import type { RequestContext } from '../../../request/context.ts';
 
 export interface Captured { status: number; headers: Record<string, string | string[]>; body: Buffer }
 

@@ -13,7 +13,7 @@ import type {
   DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestRegistry, RestStorage, UpdateFn,
   WatchParams, WriteParams,
 } from '../../../registry/rest.ts';
-import type { Endpoint, RequestContext, RequestInfo } from '../../../server/context.ts';
+import type { Endpoint, RequestContext, RequestInfo } from '../../../request/context.ts';
 import type { CachedObject, ObjectEvent, ObjectWatch, ObjectWatchSink } from '../../../storage/cacher/types.ts';
 import { respondError } from '../../respond.ts';
 import { errors } from '../../../machinery/errors.ts';

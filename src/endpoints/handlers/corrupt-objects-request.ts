@@ -10,12 +10,12 @@
  * ```
  * A successful unsafe delete answers a `Status` object (kube's nil-object response): handlers send it as it is.
  */
-import type { Authorizer } from '../authz/types.ts';
-import { errors, field, type StatusError } from '../machinery/errors.ts';
-import { parseBoolParam } from '../endpoints/params.ts';
-import type { RequestContext } from '../server/context.ts';
-import { UNSAFE_DELETE_AUDIT_ANNOTATION, UNSAFE_DELETE_OPTION, UNSAFE_DELETE_VERB } from './corrupt-objects.ts';
-import type { DeleteParams } from './rest.ts';
+import type { Authorizer } from '../../request/authorizer.ts';
+import { errors, field, type StatusError } from '../../machinery/errors.ts';
+import { parseBoolParam } from '../params.ts';
+import type { RequestContext } from '../../request/context.ts';
+import { UNSAFE_DELETE_AUDIT_ANNOTATION, UNSAFE_DELETE_OPTION, UNSAFE_DELETE_VERB } from '../../registry/corrupt-objects.ts';
+import type { DeleteParams } from '../../registry/rest.ts';
 
 /**
  * Whether the request asks for the unsafe delete: the DeleteOptions body field when a body was sent (the query

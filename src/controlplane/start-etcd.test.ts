@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { h2request, type H2Credentials } from './testing/h2-client.ts';
+import { h2request, type H2Credentials } from '../server/testing/h2-client.ts';
 import { startServer } from '../index.ts';
 import { startEtcd } from '../../test/support/etcd.ts';
 

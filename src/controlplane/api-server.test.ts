@@ -1,18 +1,18 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import http2 from 'node:http2';
-import { h2request } from './testing/h2-client.ts';
+import { h2request } from '../server/testing/h2-client.ts';
 import https from 'node:https';
 import type { ServerResponse } from 'node:http';
 import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createApiServer, type ApiServer } from './server.ts';
+import { createApiServer, type ApiServer } from './api-server.ts';
 import { resolveOptions, type ServerOptions } from './options.ts';
 import { ensurePki, type Pki } from './pki.ts';
 import { createCa, issue } from './certs.ts';
-import { readBody } from './body.ts';
-import type { Endpoint } from './context.ts';
+import { readBody } from '../server/body.ts';
+import type { Endpoint } from '../request/context.ts';
 import { respondJson } from '../endpoints/respond.ts';
 
 const REF = (f: string): unknown => JSON.parse(readFileSync(new URL(`../../../shared/reference/v1.32-responses/errors/${f}`, import.meta.url), 'utf8'));

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { UserInfo } from '../machinery/objects.ts';
-import type { Authorizer } from '../authz/types.ts';
+import type { Authorizer } from './authorizer.ts';
 
 export type Req = IncomingMessage | Http2ServerRequest;
 export type Res = ServerResponse | Http2ServerResponse;

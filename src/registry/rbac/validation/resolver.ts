@@ -3,7 +3,7 @@
  * then (when a namespace is given) the role bindings of that namespace. A binding whose role cannot be
  * resolved reports an error and is skipped; the rest still count (rules are purely additive).
  */
-import type { UserInfo } from '../../machinery/objects.ts';
+import type { UserInfo } from '../../../machinery/objects.ts';
 import type { NormalRule } from './rules.ts';
 import { appliesTo, type BindingInfo, type RoleRef } from './subjects.ts';
 

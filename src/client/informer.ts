@@ -11,7 +11,7 @@ import type { KObject } from '../machinery/objects.ts';
 import type { RestStorage } from '../registry/rest.ts';
 import type { ObjectWatch } from '../storage/cacher/types.ts';
 import { StatusError } from '../machinery/errors.ts';
-import { systemContext, type Logger } from './system-context.ts';
+import { systemContext, type Logger } from '../registry/system-context.ts';
 
 export interface InformerHandler {
   onAdd?(obj: KObject): void;

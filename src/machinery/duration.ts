@@ -1,4 +1,8 @@
-/** Go `time.Duration` text (`1h2m3.5s`, `300ms`, `-1.5h`): the form kube's CEL duration values take as strings. */
+/**
+ * Go's `time.Duration` text (`1h2m3.5s`, `300ms`, `-1.5h`): the form kube's flags (`--shutdown-delay-duration=30s`),
+ * configuration files and CEL duration values take. Exact in nanoseconds (bigint), with millisecond helpers for
+ * the flags and timers that work in ms.
+ */
 
 const UNIT_NANOS: Readonly<Record<string, bigint>> = {
   ns: 1n, us: 1_000n, 'µs': 1_000n, 'μs': 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n,
@@ -58,4 +62,16 @@ function fraction(v: bigint, unit: bigint): string {
   if (frac === 0n) return String(whole);
   const digits = String(unit).length - 1;
   return `${whole}.${String(frac).padStart(digits, '0').replace(/0+$/, '')}`;
+}
+
+/** `1h2m3.5s` → milliseconds (sub-millisecond parts kept as fractions); undefined when Go would fail. */
+export function parseDuration(text: string): number | undefined {
+  const d = parseGoDuration(text);
+  return d === undefined ? undefined : Number(d.seconds) * 1000 + d.nanos / 1e6;
+}
+
+/** Go's Duration.String of a millisecond count: `0s`, `500ms`, `30s`, `1m0s`, `1h30m0s`. */
+export function formatDuration(ms: number): string {
+  const nanos = BigInt(Math.round(ms * 1e6));
+  return formatGoDuration(nanos / 1_000_000_000n, Number(nanos % 1_000_000_000n));
 }

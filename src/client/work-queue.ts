@@ -7,7 +7,7 @@
  * - `process` may ask for a later run (`{ requeueAfterMs }`) without counting as a failure.
  * `stop()` drops queued work, cancels timers and waits for runs in flight.
  */
-import type { Logger } from './system-context.ts';
+import type { Logger } from '../registry/system-context.ts';
 
 export interface WorkResult {
   requeueAfterMs?: number;

@@ -13,14 +13,14 @@
 import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import { errors, field, StatusError } from '../../machinery/errors.ts';
-import type { OpContext } from '../rest.ts';
-import type { RestRegistry } from '../rest.ts';
-import type { SubresourceStorageFactory } from '../registry.ts';
-import { ReviewStorage } from '../reviews/base.ts';
-import { systemContext } from '../../controllers/system-context.ts';
-import { boundClaims, EXPIRATION_EXTENSION_SECONDS, WARN_ONLY_EXPIRATION_SECONDS } from '../../authn/serviceaccount/claims.ts';
-import { MAX_TOKEN_AGE_SECONDS } from '../../authn/serviceaccount/config.ts';
-import type { ServiceAccountIssuer } from '../../authn/serviceaccount/issuer.ts';
+import type { OpContext } from '../../registry/rest.ts';
+import type { RestRegistry } from '../../registry/rest.ts';
+import type { SubresourceStorageFactory } from '../../registry/registry.ts';
+import { ReviewStorage } from '../../registry/reviews/base.ts';
+import { systemContext } from '../../registry/system-context.ts';
+import { boundClaims, EXPIRATION_EXTENSION_SECONDS, WARN_ONLY_EXPIRATION_SECONDS } from './claims.ts';
+import { MAX_TOKEN_AGE_SECONDS } from './config.ts';
+import type { ServiceAccountIssuer } from './issuer.ts';
 
 const GROUP_KIND = { kind: 'TokenRequest', group: 'authentication.k8s.io' };
 const MIN_TOKEN_AGE_SECONDS = 600;

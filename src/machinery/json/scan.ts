@@ -9,7 +9,7 @@
  */
 
 /** ObjectMeta's JSON fields (k8s.io/apimachinery/pkg/apis/meta/v1 ObjectMeta). */
-import { goQuoteChar } from '../../registry/go-json.ts';
+import { goQuoteChar } from './go-errors.ts';
 
 /** What the scanner knows about a JSON value's shape (see field-schema.ts for built-in kinds). */
 export type SchemaNode =

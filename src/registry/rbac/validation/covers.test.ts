@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { breakdownRule, compactRules, compactString, covers, escalationMessage } from './covers.ts';
-import { goQuote, goQuoteList } from './format.ts';
+import { goQuote, goQuoteList } from '../../../machinery/go-quote.ts';
 
 void test('breakdownRule: one rule per group × resource × verb × name, and per url × verb', () => {
   const parts = breakdownRule({ apiGroups: ['', 'apps'], resources: ['a', 'b'], verbs: ['get', 'list'], resourceNames: ['x', 'y'] });

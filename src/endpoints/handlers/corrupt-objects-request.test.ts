@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Attributes, Authorizer } from '../authz/types.ts';
-import type { RequestContext } from '../server/context.ts';
+import type { Attributes, Authorizer } from '../../request/authorizer.ts';
+import type { RequestContext } from '../../request/context.ts';
 import { authorizeUnsafeDelete, unsafeDeleteCollectionRefused, unsafeDeleteRequested, withUnsafeDelete } from './corrupt-objects-request.ts';
 
 function ctxFor(query: string, gate: boolean): RequestContext {

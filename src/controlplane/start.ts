@@ -4,11 +4,11 @@
  * passes, listeners close (watches end through their abort signals), controllers stop, the registry's caches
  * stop, and the store flushes and closes. A failure while starting unwinds whatever had started.
  */
-import type { Endpoint } from './context.ts';
+import type { Endpoint } from '../request/context.ts';
 import { resolveOptions, type ServerOptions } from './options.ts';
 import { ensurePki } from './pki.ts';
 import { buildKubeconfig, serverUrl, writeKubeconfig } from './kubeconfig.ts';
-import { createApiServer, type ApiServer } from './server.ts';
+import { createApiServer, type ApiServer } from './api-server.ts';
 import { openStore } from '../storage/factory.ts';
 import { shareWatches } from '../storage/cacher/shared-watch.ts';
 import { Catalog } from '../api/catalog.ts';
@@ -32,7 +32,7 @@ import { buildRequestAuthentication } from '../authn/setup.ts';
 import { buildRequestAuthorization } from '../authz/setup.ts';
 import { rbacStorageGuard } from '../registry/rbac/guard.ts';
 import { serviceAccountIssuer } from '../authn/serviceaccount/index.ts';
-import { tokenRequestSubresource } from '../registry/special/token-request.ts';
+import { tokenRequestSubresource } from '../authn/serviceaccount/token-request.ts';
 import { startCrdController } from '../apiextensions/controller.ts';
 
 /** Secure health ports kube-apiserver probes for `componentstatuses`. */

@@ -6,7 +6,7 @@
  *
  * `ref(name)` produces `#/definitions/<name>` (v2) or `#/components/schemas/<name>` (v3).
  */
-import type { ResourceDef } from '../../api/types.ts';
+import type { ResourceDef } from '../types.ts';
 import { definitionName } from './names.ts';
 
 export type Dialect = 'v2' | 'v3';

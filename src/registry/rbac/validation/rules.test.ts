@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeRule, ruleAllows, type PolicyRule } from './rules.ts';
-import type { Attributes } from '../types.ts';
+import type { Attributes } from '../../../request/authorizer.ts';
 
 const user = { username: 'u', groups: [] };
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { JsonSyntaxError, scanJson } from './json-scan.ts';
+import { JsonSyntaxError, scanJson } from './scan.ts';
 
 function syntax(text: string): string {
   try {

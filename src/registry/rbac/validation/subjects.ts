@@ -2,8 +2,8 @@
  * Bindings and the users they apply to, as kube's pkg/registry/rbac/validation/rule.go (`appliesTo`,
  * `describeSubject`, the binding describers used in allow reasons).
  */
-import type { UserInfo } from '../../machinery/objects.ts';
-import { goQuote } from './format.ts';
+import type { UserInfo } from '../../../machinery/objects.ts';
+import { goQuote } from '../../../machinery/go-quote.ts';
 
 export interface Subject {
   readonly kind: string;

@@ -1,6 +1,7 @@
 /**
- * Go's `%q` (strconv.Quote) for the values kube-apiserver puts into selector error messages: printable
- * characters stay, `"` and `\` are escaped, control characters become `\n`, `\t`, `\x00`, … .
+ * Go's `%q` (strconv.Quote) for values kube-apiserver puts into messages clients see (selector errors, RBAC
+ * escalation and allow reasons): printable characters stay, `"` and `\` are escaped, control characters
+ * become `\n`, `\t`, `\x00`, … .
  */
 export function goQuote(s: string): string {
   let out = '"';
@@ -22,4 +23,9 @@ export function goQuote(s: string): string {
     else out += ch;
   }
   return out + '"';
+}
+
+/** `%q` of a []string: `["a" "b"]`; an empty or nil slice prints `[]`. */
+export function goQuoteList(list: readonly string[]): string {
+  return `[${list.map(goQuote).join(' ')}]`;
 }

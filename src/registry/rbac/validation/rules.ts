@@ -7,7 +7,7 @@
  *   with names never matches create, list, watch or deletecollection (their requests carry no name);
  * - nonResourceURLs: `*`, exact, or a trailing `*` matching any path with that prefix.
  */
-import type { Attributes } from '../types.ts';
+import type { Attributes } from '../../../request/authorizer.ts';
 
 /** rbac/v1 PolicyRule as stored (every list optional on the wire). */
 export interface PolicyRule {

@@ -6,18 +6,18 @@
  * Shutdown order (kube-apiserver's): /readyz starts failing → wait `--shutdown-delay-duration` while still
  * serving → stop accepting and end long-running requests → wait for in-flight requests → return.
  */
-import type { Endpoint } from './context.ts';
+import type { Endpoint } from '../request/context.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { Pki } from './pki.ts';
-import { buildChain } from './chain.ts';
-import { listen, type Listener } from './listener.ts';
-import { MAX_REQUEST_BODY_BYTES } from './body.ts';
+import { buildChain } from '../server/chain.ts';
+import { listen, type Listener } from '../server/listener.ts';
+import { MAX_REQUEST_BODY_BYTES } from '../server/body.ts';
 import { serverUrl } from './kubeconfig.ts';
 import { buildAuthenticator } from '../authn/index.ts';
 import { requestHeaderCaPems } from '../authn/request-header.ts';
-import type { Authenticator, TokenAuthenticator } from '../authn/types.ts';
+import type { Authenticator, TokenAuthenticator } from '../request/authenticator.ts';
 import { buildAuthorizer, type AuthorizerDeps } from '../authz/modes.ts';
-import type { Authorizer } from '../authz/types.ts';
+import type { Authorizer } from '../request/authorizer.ts';
 import { createHealthEndpoint } from '../endpoints/health/index.ts';
 import { PostStartHooks, standardChecks } from '../endpoints/health/checks.ts';
 import { createVersionEndpoint } from '../endpoints/version.ts';

@@ -9,7 +9,7 @@
  * for resources (a `<url>*` owner covers URLs with that prefix).
  */
 import { normalizeRule, trimStars, type NormalRule, type PolicyRule } from './rules.ts';
-import { goQuoteList, goQuote } from './format.ts';
+import { goQuoteList, goQuote } from '../../../machinery/go-quote.ts';
 
 function has(set: readonly string[], s: string): boolean {
   for (let i = 0; i < set.length; i++) if (set[i] === s) return true;
