@@ -1,8 +1,8 @@
+import { builtinCatalog } from '../registry/resources/groups/index.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Catalog } from './catalog.ts';
 import { RuntimeConfigError } from './resources/runtime-config.ts';
 
 const REF = join(import.meta.dirname, '../../../shared/reference/v1.32-responses');
@@ -19,7 +19,7 @@ function refLists(): Array<{ groupVersion: string; resources: RefResource[] }> {
 const split = (gv: string) => (gv.includes('/') ? gv.split('/') as [string, string] : ['', gv] as [string, string]);
 
 void test('every served resource matches kube-apiserver discovery (verbs, names, scope, hash)', () => {
-  const cat = Catalog.builtin();
+  const cat = builtinCatalog();
   const ref = new Map<string, RefResource>();
   for (const l of refLists()) for (const r of l.resources) ref.set(`${l.groupVersion}|${r.name}`, r);
   const onlyOurs: string[] = [];
@@ -52,7 +52,7 @@ void test('every served resource matches kube-apiserver discovery (verbs, names,
 });
 
 void test('groups come in kube order with preferred versions first', () => {
-  const cat = Catalog.builtin();
+  const cat = builtinCatalog();
   const ref = JSON.parse(readFileSync(join(REF, 'apis.json'), 'utf8')) as { groups: Array<{ name: string; versions: Array<{ version: string }>; preferredVersion: { version: string } }> };
   const ours = cat.groups().filter((g) => g.name !== '');
   assert.deepEqual(ours.map((g) => g.name), ref.groups.map((g) => g.name));
@@ -64,7 +64,7 @@ void test('groups come in kube order with preferred versions first', () => {
 });
 
 void test('storage layout follows kube-apiserver', () => {
-  const cat = Catalog.builtin();
+  const cat = builtinCatalog();
   const prefix = (g: string, r: string) => cat.lookup(g, g === '' ? 'v1' : (cat.groups().find((x) => x.name === g)!.preferredVersion), r)!.storagePrefix;
   assert.equal(prefix('', 'services'), '/registry/services/specs/');
   assert.equal(prefix('', 'endpoints'), '/registry/services/endpoints/');
@@ -81,20 +81,20 @@ void test('storage layout follows kube-apiserver', () => {
 });
 
 void test('runtime-config turns versions off and on, and rejects what it does not know', () => {
-  assert.equal(Catalog.builtin({ runtimeConfig: { 'batch/v1': 'false' } }).lookup('batch', 'v1', 'jobs'), undefined);
-  const noAll = Catalog.builtin({ runtimeConfig: { 'api/all': 'false', 'v1': 'true' } });
+  assert.equal(builtinCatalog({ runtimeConfig: { 'batch/v1': 'false' } }).lookup('batch', 'v1', 'jobs'), undefined);
+  const noAll = builtinCatalog({ runtimeConfig: { 'api/all': 'false', 'v1': 'true' } });
   assert.deepEqual(noAll.groups().map((g) => g.name), ['']);
-  const onlyApps = Catalog.builtin({ runtimeConfig: { 'api/all': 'false', 'apps/v1': 'true' } });
+  const onlyApps = builtinCatalog({ runtimeConfig: { 'api/all': 'false', 'apps/v1': 'true' } });
   assert.deepEqual(onlyApps.groups().map((g) => g.name), ['apps']);
-  const noV1 = Catalog.builtin({ runtimeConfig: { 'autoscaling/v1': 'false' } });
+  const noV1 = builtinCatalog({ runtimeConfig: { 'autoscaling/v1': 'false' } });
   assert.deepEqual(noV1.groups().find((g) => g.name === 'autoscaling')!.versions, ['v2']);
-  assert.throws(() => Catalog.builtin({ runtimeConfig: { 'nosuch.k8s.io/v1': 'true' } }), RuntimeConfigError);
-  assert.throws(() => Catalog.builtin({ runtimeConfig: { 'batch/v1': 'maybe' } }), RuntimeConfigError);
-  assert.throws(() => Catalog.builtin({ runtimeConfig: { 'batch/v1/jobs': 'false' } }), RuntimeConfigError);
+  assert.throws(() => builtinCatalog({ runtimeConfig: { 'nosuch.k8s.io/v1': 'true' } }), RuntimeConfigError);
+  assert.throws(() => builtinCatalog({ runtimeConfig: { 'batch/v1': 'maybe' } }), RuntimeConfigError);
+  assert.throws(() => builtinCatalog({ runtimeConfig: { 'batch/v1/jobs': 'false' } }), RuntimeConfigError);
 });
 
 void test('add/remove notify listeners and update lookups', () => {
-  const cat = Catalog.builtin();
+  const cat = builtinCatalog();
   const seen: string[] = [];
   const off = cat.onChange((c) => seen.push(`${c.type}:${c.def.resource}`));
   const def = { group: 'example.com', version: 'v1', resource: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList',
@@ -116,7 +116,7 @@ void test('top-level fields of every kind match the published OpenAPI (strict fi
   for (const d of Object.values(swagger.definitions)) {
     for (const g of d['x-kubernetes-group-version-kind'] ?? []) byGvk.set(`${g.group}/${g.version}/${g.kind}`, Object.keys(d.properties ?? {}));
   }
-  for (const d of Catalog.builtin().all()) {
+  for (const d of builtinCatalog().all()) {
     const want = byGvk.get(`${d.group}/${d.version}/${d.kind}`);
     if (!want) continue; // kinds newer than the v1.32 reference
     const ours = (d as { topLevelFields?: readonly string[] }).topLevelFields;
@@ -125,7 +125,7 @@ void test('top-level fields of every kind match the published OpenAPI (strict fi
 });
 
 void test('DELETE returns the object for pods, services and service accounts (kube\'s ReturnDeletedObject)', () => {
-  const c = Catalog.builtin();
+  const c = builtinCatalog();
   const returns = c.all().filter((d) => (d as { returnDeletedObject?: boolean }).returnDeletedObject).map((d) => d.resource).sort();
   assert.deepEqual(returns, ['pods', 'serviceaccounts', 'services']);
 });

@@ -6,12 +6,12 @@
  * group once, versions preferred first, and only versions with at least one served resource.
  */
 import type { ResourceDef } from './types.ts';
-import { BUILTIN_GROUPS } from './resources/index.ts';
-import { expandResource, type GroupSpec, type StorageGVK } from './resources/define.ts';
+import { type StorageGVK } from './resources/conversion.ts';
+import { expandResource, type GroupSpec } from './resources/define.ts';
 import { parseRuntimeConfig } from './resources/runtime-config.ts';
 import { storageVersionHash } from './resources/storage-version-hash.ts';
 import { converterFor, type VersionConverter } from './resources/conversion.ts';
-import { compareKubeVersions } from '../apiextensions/crd.ts';
+import { compareKubeVersions } from '../machinery/kube-version.ts';
 
 export interface ApiGroupInfo {
   /** '' for the core group. */
@@ -23,11 +23,9 @@ export interface ApiGroupInfo {
 
 export type CatalogChange = { type: 'added' | 'removed'; def: ResourceDef };
 
-export interface BuiltinOptions {
+export interface CatalogOptions {
   /** `--runtime-config` key/value pairs (`api/all=true`, `batch/v1=false`, …). */
   runtimeConfig?: Record<string, string>;
-  /** Groups to build from (tests); the built-in set by default. */
-  groups?: readonly GroupSpec[];
 }
 
 const key = (g: string, v: string, r: string) => `${g}/${v}/${r}`;
@@ -43,9 +41,11 @@ export class Catalog {
   readonly #listeners = new Set<(c: CatalogChange) => void>();
   #groupsCache: ApiGroupInfo[] | undefined;
 
-  /** The built-in resources of kube-apiserver v1.33 that this server serves, filtered by --runtime-config. */
-  static builtin(opts: BuiltinOptions = {}): Catalog {
-    const groups = opts.groups ?? BUILTIN_GROUPS;
+  /**
+   * The resources of the given groups (in their order), filtered by --runtime-config. The built-in groups of
+   * kube-apiserver v1.33 are src/registry/resources/groups (`builtinCatalog()` there).
+   */
+  static fromGroups(groups: readonly GroupSpec[], opts: CatalogOptions = {}): Catalog {
     const enabled = parseRuntimeConfig(opts.runtimeConfig, groups);
     const c = new Catalog();
     for (const g of groups) {

@@ -4,6 +4,7 @@
  * Objects arrive as decoded JSON: every accessor tolerates missing or mistyped fields.
  */
 import type { KObject } from '../machinery/objects.ts';
+import { compareKubeVersions } from '../machinery/kube-version.ts';
 
 export const CRD_GROUP = 'apiextensions.k8s.io';
 export const CRD_RESOURCE = 'customresourcedefinitions';
@@ -127,26 +128,6 @@ export function setCondition(crd: KObject, c: Omit<CrdCondition, 'lastTransition
 
 export function storageVersionOf(spec: CrdSpec): string | undefined {
   return spec.versions.find((v) => v.storage === true)?.name;
-}
-
-const VERSION_RE = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
-
-/**
- * kube's version.CompareKubeAwareVersionStrings: GA > beta > alpha, higher majors first, then higher
- * minor; versions not in the kube format sort after, alphabetically. Negative when `a` comes first.
- */
-export function compareKubeVersions(a: string, b: string): number {
-  const ma = VERSION_RE.exec(a);
-  const mb = VERSION_RE.exec(b);
-  if (!ma || !mb) {
-    if (ma) return -1;
-    if (mb) return 1;
-    return a < b ? -1 : a > b ? 1 : 0;
-  }
-  const rank = (m: RegExpExecArray) => (m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0);
-  if (rank(ma) !== rank(mb)) return rank(mb) - rank(ma);
-  if (Number(ma[1]) !== Number(mb[1])) return Number(mb[1]) - Number(ma[1]);
-  return Number(mb[3] ?? 0) - Number(ma[3] ?? 0);
 }
 
 /** Served versions, highest priority first (the preferred version leads discovery). */

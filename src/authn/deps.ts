@@ -2,15 +2,15 @@
  * What authenticator builders may use from the server. Built once in start.ts, after the registry (service
  * account lookup, bootstrap-token secrets) and before the listener.
  */
-import type { ResolvedOptions } from '../controlplane/options.ts';
-import type { Pki } from '../controlplane/pki.ts';
+import type { AuthnServerOptions } from './options.ts';
 import type { RestRegistry } from '../registry/rest.ts';
 import type { Endpoint } from '../request/context.ts';
 import type { Authenticator, TokenAuthenticator } from '../request/authenticator.ts';
 
 export interface AuthenticationDeps {
-  readonly options: ResolvedOptions;
-  readonly pki: Pki;
+  readonly options: AuthnServerOptions;
+  /** PEM CA bundles whose client certificates authenticate users (ours plus `--client-ca-file`). */
+  readonly clientCaPems: readonly string[];
   readonly registry: RestRegistry;
   readonly log: (line: string) => void;
 }

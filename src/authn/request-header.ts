@@ -17,7 +17,7 @@ import type { AuthenticationDeps, AuthenticationPart } from './deps.ts';
 import type { AuthRequest, AuthResult, Authenticator } from '../request/authenticator.ts';
 import { NO_OPINION } from '../request/authenticator.ts';
 import { parseCertBundle, peerChain, subjectUser, verifyClientChain } from './x509.ts';
-import { OptionsError } from '../controlplane/options.ts';
+import { OptionsError } from '../machinery/errors.ts';
 import { watchFile } from './jwt/reload.ts';
 
 export interface RequestHeaderConfig {

@@ -42,7 +42,7 @@ export async function buildRequestAuthentication(deps: AuthenticationDeps): Prom
     }
     const fileAnonymous = jwt?.anonymous;
     const authenticated = await buildAuthenticator({
-      clientCaPems: deps.pki.clientCaPems,
+      clientCaPems: deps.clientCaPems,
       tokenAuthFile: o.tokenAuthFile,
       anonymous: false,
       before: parts.flatMap((p) => p.requestAuthenticators ?? []),

@@ -4,7 +4,7 @@
  * the CLI by name.
  */
 import type { Authorizer } from '../request/authorizer.ts';
-import type { ResolvedOptions } from '../controlplane/options.ts';
+import type { AuthzServerOptions } from './options.ts';
 import type { RestRegistry } from '../registry/rest.ts';
 import { privilegedGroups, unionAuthorizer } from './union.ts';
 
@@ -13,7 +13,7 @@ import { privilegedGroups, unionAuthorizer } from './union.ts';
  * passes all of them (src/authz/setup.ts).
  */
 export interface AuthorizerDeps {
-  readonly options?: ResolvedOptions;
+  readonly options?: AuthzServerOptions;
   /** Roles, bindings, pods, nodes… are read (and watched) through it. */
   readonly registry?: RestRegistry;
   readonly log?: (line: string) => void;

@@ -5,7 +5,7 @@
  */
 import { FlagError } from './pflag.ts';
 import { parseCommandLine, usage } from './flags.ts';
-import { OptionsError } from '../controlplane/options.ts';
+import { OptionsError } from '../machinery/errors.ts';
 import { versionInfo } from '../endpoints/version.ts';
 import { FeatureGateError, FeatureGates } from '../features/gates.ts';
 import { klogLine } from '../features/klog.ts';
@@ -34,13 +34,13 @@ function waitForSignal(): Promise<string> {
   });
 }
 
-/** The RuntimeConfigError message `Catalog.builtin` raises for these settings, or undefined when they are valid. */
+/** The RuntimeConfigError message `builtinCatalog` raises for these settings, or undefined when they are valid. */
 async function checkRuntimeConfig(runtimeConfig: Record<string, string> | undefined): Promise<string | undefined> {
   // Imported lazily, like the server, so `--help` stays light.
-  const { Catalog } = await import('../api/catalog.ts');
+  const { builtinCatalog } = await import('../registry/resources/groups/index.ts');
   const { RuntimeConfigError } = await import('../api/resources/runtime-config.ts');
   try {
-    Catalog.builtin({ runtimeConfig });
+    builtinCatalog({ runtimeConfig });
     return undefined;
   } catch (err) {
     if (err instanceof RuntimeConfigError) return err.message;

@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Catalog } from '../api/catalog.ts';
+import { builtinCatalog } from '../registry/resources/groups/index.ts';
 import type { KObject } from '../machinery/objects.ts';
 import { createRegistry, type Registry } from '../registry/registry.ts';
 import { MemoryStore } from '../storage/memory/memory-store.ts';
@@ -20,7 +20,7 @@ const logs: string[] = [];
 
 before(async () => {
   store = new MemoryStore();
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   registry = await createRegistry({ catalog, store });
   controllers = await startControllers({
     registry, catalog, rootCaPem: CA, apiServer: { host: '127.0.0.1', port: 6443 }, log: (m) => logs.push(m), systemNamespacesIntervalMs: 50,

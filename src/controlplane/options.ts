@@ -6,88 +6,14 @@
 import path from 'node:path';
 import { parseCidr, parsePortRange } from '../registry/services/cidr.ts';
 import { DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR } from '../registry/services/setup.ts';
+import type { AuthenticationOptions } from '../authn/options.ts';
+import type { AuthorizationOptions } from '../authz/options.ts';
+import { OptionsError } from '../machinery/errors.ts';
 
 export type StorageKind = 'memory' | 'sqlite' | 'etcd';
 
-/** `--service-account-*` and `--api-audiences`. Without key files a signing key is generated into the cert dir. */
-export interface ServiceAccountOptions {
-  /** `--service-account-key-file` (repeatable): PEM public or private keys that verify tokens. */
-  keyFiles?: string[];
-  /** `--service-account-signing-key-file`: the private key new tokens are signed with. */
-  signingKeyFile?: string;
-  /** `--service-account-issuer` (repeatable): the first signs, all are accepted. */
-  issuers?: string[];
-  /** `--service-account-lookup` (default true): tokens of deleted accounts/secrets/pods are refused. */
-  lookup?: boolean;
-  /** `--service-account-max-token-expiration` in ms (0 = none). */
-  maxTokenExpirationMs?: number;
-  /** `--service-account-extend-token-expiration` (default true). */
-  extendTokenExpiration?: boolean;
-  /** `--service-account-jwks-uri`. */
-  jwksUri?: string;
-}
-
-/** `--oidc-*` (the legacy single-issuer OpenID Connect flags). */
-export interface OidcOptions {
-  issuerUrl: string;
-  clientId: string;
-  caFile?: string;
-  usernameClaim?: string;
-  usernamePrefix?: string;
-  groupsClaim?: string;
-  groupsPrefix?: string;
-  requiredClaims?: Record<string, string>;
-  signingAlgs?: string[];
-}
-
-/** `--requestheader-*` (authenticating proxy). */
-export interface RequestHeaderOptions {
-  clientCaFile: string;
-  usernameHeaders: string[];
-  groupHeaders: string[];
-  extraHeaderPrefixes: string[];
-  uidHeaders: string[];
-  allowedNames: string[];
-}
-
-/** `--authentication-token-webhook-*`. */
-export interface TokenWebhookOptions {
-  configFile: string;
-  /** default 2m */
-  cacheTtlMs?: number;
-  /** `v1` or `v1beta1` (default v1beta1, as kube). */
-  version?: string;
-}
-
-/** `--authorization-webhook-*`. */
-export interface AuthorizationWebhookOptions {
-  configFile: string;
-  /** default 5m */
-  authorizedTtlMs?: number;
-  /** default 30s */
-  unauthorizedTtlMs?: number;
-  /** `v1` or `v1beta1` (default v1beta1, as kube). */
-  version?: string;
-}
-
 /** Every authentication and authorization input beyond the certificate and token-file basics. */
-export interface SecurityOptions {
-  /** `--enable-bootstrap-token-auth`. */
-  enableBootstrapTokenAuth?: boolean;
-  serviceAccounts?: ServiceAccountOptions;
-  /** `--api-audiences` (default: the service account issuers). */
-  apiAudiences?: string[];
-  oidc?: OidcOptions;
-  /** `--authentication-config`. */
-  authenticationConfigFile?: string;
-  authenticationTokenWebhook?: TokenWebhookOptions;
-  requestHeader?: RequestHeaderOptions;
-  /** `--authorization-config` (mutually exclusive with authorizationMode). */
-  authorizationConfigFile?: string;
-  /** `--authorization-policy-file` (ABAC). */
-  authorizationPolicyFile?: string;
-  authorizationWebhook?: AuthorizationWebhookOptions;
-}
+export interface SecurityOptions extends AuthenticationOptions, AuthorizationOptions {}
 
 export interface ServerOptions extends SecurityOptions {
   /** `--secure-port`; 0 picks a free port. Library default 0, CLI default 6443. */
@@ -209,10 +135,6 @@ export interface ResolvedOptions extends SecurityOptions {
 
 /** kube-apiserver's own default is AlwaysAllow; clusters (kubeadm, kind, k3s) and Keelson run Node,RBAC. */
 export const DEFAULT_AUTHORIZATION_MODES: readonly string[] = ['Node', 'RBAC'];
-
-export class OptionsError extends Error {
-  override name = 'OptionsError';
-}
 
 /** Fills defaults and checks combinations; throws OptionsError naming the offending option. */
 export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {

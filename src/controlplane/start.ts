@@ -11,7 +11,7 @@ import { buildKubeconfig, serverUrl, writeKubeconfig } from './kubeconfig.ts';
 import { createApiServer, type ApiServer } from './api-server.ts';
 import { openStore } from '../storage/factory.ts';
 import { shareWatches } from '../storage/cacher/shared-watch.ts';
-import { Catalog } from '../api/catalog.ts';
+import { builtinCatalog } from '../registry/resources/groups/index.ts';
 import { createRegistry, type Registry } from '../registry/registry.ts';
 import type { RestStorage } from '../registry/rest.ts';
 import type { ResourceDef } from '../api/types.ts';
@@ -33,7 +33,7 @@ import { buildRequestAuthorization } from '../authz/setup.ts';
 import { rbacStorageGuard } from '../registry/rbac/guard.ts';
 import { serviceAccountIssuer } from '../authn/serviceaccount/index.ts';
 import { tokenRequestSubresource } from '../authn/serviceaccount/token-request.ts';
-import { startCrdController } from '../apiextensions/controller.ts';
+import { startCrdController } from '../controllers/crd/controller.ts';
 
 /** Secure health ports kube-apiserver probes for `componentstatuses`. */
 const KUBE_SCHEDULER_PORT = 10259;
@@ -103,7 +103,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     // so consistent reads of idle resources are answered from the cache instead of falling back to etcd.
     const store = o.storage === 'etcd' ? await shareWatches(backend, { root: REGISTRY_PREFIX }) : backend;
     cleanups.push(() => store.close());
-    const catalog = Catalog.builtin({ runtimeConfig: o.runtimeConfig });
+    const catalog = builtinCatalog({ runtimeConfig: o.runtimeConfig });
     // Reviews (TokenReview, access reviews) decide with the request chain's own authenticator and authorizer;
     // the server that owns them is created below, and reviews only run once it serves requests.
     let server: ApiServer | undefined;
@@ -140,7 +140,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     // Gates that change serving (APIResponseCompression, CBORServingAndStorage, AllowUnsafeMalformedObjectDeletion)
     // become fields of each request's context (src/features/serving.ts).
     const endpoints = withServingGates(gates, apiEndpoints, { authorizer: () => chainOf().authorizer });
-    const authn = await buildRequestAuthentication({ options: o, pki, registry, log: o.log });
+    const authn = await buildRequestAuthentication({ options: o, clientCaPems: pki.clientCaPems, registry, log: o.log });
     cleanups.push(() => authn.stop());
     const authz = await buildRequestAuthorization({ options: o, registry, log: o.log });
     cleanups.push(() => authz.stop());

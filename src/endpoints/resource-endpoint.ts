@@ -27,7 +27,7 @@ import type { HandlerScope } from './handlers/scope.ts';
 import { handleUpdate } from './handlers/update.ts';
 import { handleWatch } from './handlers/watch.ts';
 import { schemaForKind } from './negotiation/field-schema.ts';
-import { customStrictSchema } from '../apiextensions/resource-def.ts';
+import { customStrictSchema } from '../registry/customresources/resource-def.ts';
 import type { SchemaNode } from '../machinery/json/scan.ts';
 import { parseListQuery } from './params.ts';
 import { respondError } from './respond.ts';

@@ -200,3 +200,8 @@ export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
 export function isNamespaceTerminating(err: unknown): boolean {
   return err instanceof StatusError && (err.details?.causes ?? []).some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE);
 }
+
+/** A bad flag, option or configuration file: the server refuses to start with this message. */
+export class OptionsError extends Error {
+  override name = 'OptionsError';
+}

@@ -11,7 +11,7 @@ import { errors, StatusError, type FieldError } from '../machinery/errors.ts';
 import type { OpContext } from './rest.ts';
 import { dropUnknownFields } from '../apply/drop-unknown.ts';
 import { rootNodeFor, unstructuredRoot, type StructNode } from '../apply/schema-view.ts';
-import { customApplyRoot } from '../apiextensions/resource-def.ts';
+import { customApplyRoot } from './customresources/resource-def.ts';
 import { canonicalObject } from './codec.ts';
 import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
 import { clone, generateName, newUid, rfc3339 } from './object-utils.ts';

@@ -22,9 +22,7 @@ import type { NamespaceLookup, VersionConverter } from './store-core.ts';
 import { createServiceAllocators, type ServiceAllocationOptions } from './services/setup.ts';
 import { ServiceRest } from './services/service-rest.ts';
 import type { Allocators } from './services/allocation.ts';
-import { CrdRest } from '../apiextensions/crd-rest.ts';
-import { ConvertingRest } from '../apiextensions/converting-rest.ts';
-import type { CustomResourceDef } from '../apiextensions/resource-def.ts';
+import { customResourceStorage } from './customresources/storage.ts';
 
 /** What the registry needs from the catalog (src/api/catalog.ts `Catalog` fits). */
 export interface CatalogLike {
@@ -173,15 +171,8 @@ class RegistryImpl implements Registry {
       ...(this.opts.now ? { now: this.opts.now } : {}),
     };
     let storage: RestStorage = def.group === '' && def.resource === 'namespaces' ? new NamespaceStore(opts) : new GenericStore(opts);
-    // Custom resources with webhook conversion: a store of the storage version behind the converter.
-    const crdExt = (def as Partial<CustomResourceDef>).crd;
-    if (crdExt?.webhook && crdExt.storageDef) {
-      const inner = new GenericStore({ ...opts, def: crdExt.storageDef, converter: crdExt.storageDef.crd.converter });
-      storage = new ConvertingRest(def, inner, crdExt.webhook);
-    }
     if (this.serviceAllocators && def.group === '' && def.resource === 'services') storage = new ServiceRest(storage, this.serviceAllocators, () => this.lookup('networking.k8s.io', 'v1', 'servicecidrs'));
-    // CRDs: the first delete adds the cleanup finalizer (src/apiextensions/crd-rest.ts).
-    if (def.group === 'apiextensions.k8s.io' && def.resource === 'customresourcedefinitions') storage = new CrdRest(storage, this.opts.now);
+    storage = customResourceStorage({ def, storage, storeOptions: opts });
     if (this.opts.wrapStorage) storage = this.opts.wrapStorage(def, storage, this);
     this.storages.set(dkey(def.group, def.version, def.resource), storage);
     this.byDef.set(def, storage);

@@ -4,10 +4,10 @@
  * items/additionalProperties/$ref shapes, required fields, `x-kubernetes-*` extensions and GVKs. Descriptions are our own and
  * not compared. Every difference must be in ALLOWED below, with its reason; anything else fails.
  */
+import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { Catalog } from '../catalog.ts';
 import { swaggerV2, v3Document, v3Keys } from '../../endpoints/openapi/documents.ts';
 import { createProtobufSchemaSource } from '../../endpoints/openapi/protobuf-source.ts';
 import { hasMessage } from '../protobuf/schema.ts';
@@ -84,7 +84,7 @@ test('allow-list entries each give a reason', () => {
 
 test('v2: served kinds and their referenced definitions match kube-apiserver v1.32', { skip: !haveReference }, () => {
   const kube = (JSON.parse(readFileSync(`${REF_DIR}/swagger.json`, 'utf8')) as { definitions: Record<string, Schema> }).definitions;
-  const doc = swaggerV2(Catalog.builtin(), { schemas: createProtobufSchemaSource(), patchContentTypes: [] }) as { definitions: Record<string, Schema> };
+  const doc = swaggerV2(builtinCatalog(), { schemas: createProtobufSchemaSource(), patchContentTypes: [] }) as { definitions: Record<string, Schema> };
   const { unexplained } = compareDefinitions(doc.definitions, kube, 'v2');
   assert.equal(unexplained.length, 0, `unexplained differences from kube's swagger.json:\n${fmt(unexplained)}`);
   // Every definition kube's served kinds reach must be in our document too.
@@ -111,7 +111,7 @@ test('v2: every kube definition we have a type description for matches (served o
 });
 
 test('v3: each group version document matches kube-apiserver v1.32 definition by definition', { skip: !haveReference }, () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   const source = createProtobufSchemaSource();
   const unexplained: Diff[] = [];
   const gaps = new Set<string>();

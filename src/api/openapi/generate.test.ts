@@ -1,6 +1,6 @@
+import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { Catalog } from '../catalog.ts';
 import { swaggerV2, v3Document, v3Keys } from '../../endpoints/openapi/documents.ts';
 import { createProtobufSchemaSource } from '../../endpoints/openapi/protobuf-source.ts';
 import { collectDefinitions, definitionNameOf, messageDefinition, messageNameFor, type Schema } from './generate.ts';
@@ -75,7 +75,7 @@ function danglingRefs(doc: unknown, defs: Record<string, unknown>, prefix: strin
 }
 
 test('every reference in the served documents resolves', () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   const schemas = createProtobufSchemaSource();
   const v2 = swaggerV2(catalog, { schemas, patchContentTypes: [] }) as { definitions: Record<string, unknown> };
   assert.deepEqual(danglingRefs(v2, v2.definitions, '#/definitions/'), []);
@@ -86,7 +86,7 @@ test('every reference in the served documents resolves', () => {
 });
 
 test('served kinds get their real schema with GVK in both dialects', () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   const schemas = createProtobufSchemaSource();
   const v2 = swaggerV2(catalog, { schemas, patchContentTypes: [] }) as { definitions: Record<string, Schema> };
   const dep = v2.definitions['io.k8s.api.apps.v1.Deployment']!;

@@ -1,10 +1,10 @@
+import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Catalog } from '../catalog.ts';
 import type { KObject } from '../../machinery/objects.ts';
 
 void test('events.k8s.io/v1 events are stored as core/v1 events and come back unchanged', () => {
-  const c = Catalog.builtin();
+  const c = builtinCatalog();
   const def = c.lookup('events.k8s.io', 'v1', 'events')!;
   const conv = c.converter(def)!;
   const ev: KObject = {
@@ -27,7 +27,7 @@ void test('events.k8s.io/v1 events are stored as core/v1 events and come back un
 });
 
 void test('autoscaling/v1 HPAs round-trip through the v2 storage version', () => {
-  const c = Catalog.builtin();
+  const c = builtinCatalog();
   const conv = c.converter(c.lookup('autoscaling', 'v1', 'horizontalpodautoscalers')!)!;
   const v1: KObject = {
     apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h', namespace: 'ns' },

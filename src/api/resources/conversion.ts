@@ -8,7 +8,7 @@
  */
 import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../types.ts';
-import type { StorageGVK } from './define.ts';
+
 
 export interface VersionConverter {
   /** Served version → storage version. */
@@ -139,4 +139,10 @@ export function converterFor(def: Pick<ResourceDef, 'group' | 'version' | 'kind'
     toStorage: (o) => ({ ...o, apiVersion: gv(storage.group, storage.version) }),
     fromStorage: (o) => ({ ...o, apiVersion: gv(def.group, def.version) }),
   };
+}
+
+/** Where objects live in storage when not in their own group/version (events.k8s.io → core v1 Event). */
+export interface StorageGVK {
+  group: string;
+  version: string;
 }

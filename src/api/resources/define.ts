@@ -9,16 +9,11 @@ import type { KObject } from '../../machinery/objects.ts';
 import type { NameRule, ResourceDef, Strategy, SubresourceDef, TableColumn, Verb } from '../types.ts';
 import { validateFor, type KindValidators } from '../validation/index.ts';
 import { converterFor } from './conversion.ts';
+import type { StorageGVK } from './conversion.ts';
 
 export const STANDARD_VERBS: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 /** get/patch/update: what `status`, `scale`, `approval`, … sub-resources serve. */
 export const SUB_VERBS: Verb[] = ['get', 'patch', 'update'];
-
-/** Where objects live in storage when not in their own group/version (events.k8s.io → core v1 Event). */
-export interface StorageGVK {
-  group: string;
-  version: string;
-}
 
 export interface ResourceSpec {
   resource: string;

@@ -1,10 +1,10 @@
 // The registry: every validated kind is a served built-in kind, and objects kube-apiserver v1.32 itself
 // created (../shared/reference/v1.32-responses/objects/) pass create and no-op update validation.
+import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Catalog } from '../catalog.ts';
 import type { KObject } from '../../machinery/objects.ts';
 import { validateFor, validatedKinds } from './index.ts';
 import { validateObjectMeta, nameProblems } from './object-meta.ts';
@@ -12,7 +12,7 @@ import { validateObjectMeta, nameProblems } from './object-meta.ts';
 const REFERENCE = join(import.meta.dirname, '../../../../shared/reference/v1.32-responses/objects');
 
 test('validateFor: every validated kind is a built-in kind of the catalog', () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   const kinds = new Set(catalog.all().map((d) => `${d.group}/${d.kind}`));
   for (const { group, kind } of validatedKinds()) assert.ok(kinds.has(`${group}/${kind}`), `${group}/${kind} is not served`);
   assert.equal(validateFor('', 'Nonexistent'), undefined);
@@ -20,7 +20,7 @@ test('validateFor: every validated kind is a built-in kind of the catalog', () =
 });
 
 test('validateFor: kube-apiserver-made reference objects are valid on create and on a no-op update', { skip: !existsSync(REFERENCE) }, () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   let checked = 0;
   for (const f of readdirSync(REFERENCE).filter((x) => x.endsWith('.json'))) {
     const obj = JSON.parse(readFileSync(join(REFERENCE, f), 'utf8')) as KObject;

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
-import type { OidcOptions } from '../../controlplane/options.ts';
+import type { OidcOptions } from '../options.ts';
 
 export const CONFIG_GROUP = 'apiserver.config.k8s.io';
 export const CONFIG_KIND = 'AuthenticationConfiguration';

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { startOidcProvider, type TestOidcProvider } from '../../../test/support/oidc-provider.ts';
-import { resolveOptions, OptionsError, type ServerOptions } from '../../controlplane/options.ts';
+import { OptionsError } from '../../machinery/errors.ts';
+import { resolveOptions, type ServerOptions } from '../../controlplane/options.ts';
 import type { AuthenticationDeps } from '../deps.ts';
 import { createJwtAuthentication, type JwtAuthenticationPart } from './index.ts';
 

@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises';
 import type { AuthenticationDeps, AuthenticationPart } from '../deps.ts';
 import type { TokenAuthenticator } from '../../request/authenticator.ts';
 import type { UserInfo } from '../../machinery/objects.ts';
-import { OptionsError, type ResolvedOptions } from '../../controlplane/options.ts';
+import { OptionsError } from '../../machinery/errors.ts';
+import type { AuthnServerOptions } from '../options.ts';
 import { field } from '../../machinery/errors.ts';
 import {
   decodeAuthenticationConfiguration, oidcFlagsToJwtAuthenticator, type AnonymousConfig, type AuthenticationConfiguration,
@@ -41,15 +42,15 @@ export interface JwtTuning {
 }
 
 /** Optional extras the integrator may set on the options: whether `--anonymous-auth` was given explicitly. */
-type WithFlagTracking = ResolvedOptions & { anonymousAuthFlagSet?: boolean };
+type WithFlagTracking = AuthnServerOptions & { anonymousAuthFlagSet?: boolean };
 
 /** The service account issuers (with the service account module's default): no JWT authenticator may claim them. */
-function disallowedIssuers(o: ResolvedOptions): string[] {
+function disallowedIssuers(o: AuthnServerOptions): string[] {
   const issuers = o.serviceAccounts?.issuers ?? ([] as string[]);
   return issuers.length ? [...issuers] : [DEFAULT_ISSUER];
 }
 
-function gate(o: ResolvedOptions, name: string): boolean {
+function gate(o: AuthnServerOptions, name: string): boolean {
   return o.featureGates?.[name] ?? true; // both gates read here are beta and on by default in v1.33
 }
 
@@ -91,7 +92,7 @@ function tokenAuthenticator(current: () => Built, log: (l: string) => void): Tok
   };
 }
 
-function validated(config: AuthenticationConfiguration, o: ResolvedOptions): CelMappers[] {
+function validated(config: AuthenticationConfiguration, o: AuthnServerOptions): CelMappers[] {
   const r = validateAuthenticationConfiguration(config, {
     disallowedIssuers: disallowedIssuers(o),
     anonymousConfigurable: gate(o, 'AnonymousAuthConfigurableEndpoints'),
@@ -189,7 +190,7 @@ export async function createJwtAuthentication(deps: AuthenticationDeps, t: JwtTu
   };
 }
 
-async function fromFlags(o: ResolvedOptions, log: (l: string) => void, t: JwtTuning): Promise<JwtAuthenticationPart> {
+async function fromFlags(o: AuthnServerOptions, log: (l: string) => void, t: JwtTuning): Promise<JwtAuthenticationPart> {
   const oidc = o.oidc!;
   if (!oidc.issuerUrl || !oidc.clientId) {
     throw new OptionsError('oidc-issuer-url and oidc-client-id must be specified together when any oidc-* flags are set');

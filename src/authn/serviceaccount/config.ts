@@ -4,7 +4,7 @@
  * `--service-account-lookup` and `--service-account-extend-token-expiration` to true, and a max token
  * expiration, when set, must lie between 1 hour and 2^32 seconds.
  */
-import type { SecurityOptions } from '../../controlplane/options.ts';
+import type { AuthenticationOptions } from '../options.ts';
 
 export const DEFAULT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 /** `iss` of secret-based (legacy) tokens. */
@@ -23,7 +23,7 @@ export interface ServiceAccountConfig {
   readonly jwksUri?: string;
 }
 
-export function serviceAccountConfig(o: SecurityOptions): ServiceAccountConfig {
+export function serviceAccountConfig(o: AuthenticationOptions): ServiceAccountConfig {
   const sa = o.serviceAccounts ?? {};
   const issuers = sa.issuers?.length ? [...sa.issuers] : [DEFAULT_ISSUER];
   for (const iss of issuers) {

@@ -7,7 +7,7 @@
  * go-jose writes kube's merged public and private claims.
  */
 import { CompactSign } from 'jose';
-import type { ResolvedOptions } from '../../controlplane/options.ts';
+import type { AuthnServerOptions } from '../options.ts';
 import { loadServiceAccountKeys, parsePublicKeys, type ServiceAccountKeys } from './keys.ts';
 import { LEGACY_ISSUER, serviceAccountConfig, type ServiceAccountConfig } from './config.ts';
 import { readFile } from 'node:fs/promises';
@@ -49,13 +49,13 @@ export function createIssuer(config: ServiceAccountConfig, keys: ServiceAccountK
   };
 }
 
-const issuers = new WeakMap<ResolvedOptions, Promise<ServiceAccountIssuer>>();
+const issuers = new WeakMap<AuthnServerOptions, Promise<ServiceAccountIssuer>>();
 
 /**
  * The issuer for a server's options (memoized per options object). Without `--service-account-key-file`,
  * a `--tls-private-key-file` holding a usable key also verifies tokens, as kube-apiserver does.
  */
-export function serviceAccountIssuer(o: ResolvedOptions): Promise<ServiceAccountIssuer> {
+export function serviceAccountIssuer(o: AuthnServerOptions): Promise<ServiceAccountIssuer> {
   let p = issuers.get(o);
   if (!p) {
     p = (async () => {

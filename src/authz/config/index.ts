@@ -10,7 +10,7 @@ import { watch, watchFile, unwatchFile, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Authorizer } from '../../request/authorizer.ts';
-import type { AuthorizationDeps, RequestAuthorization } from '../setup.ts';
+import type { AuthorizationDeps, RequestAuthorization } from '../deps.ts';
 import { parseAuthorizationConfig } from './load.ts';
 import { buildChain, ModeCache } from './build.ts';
 

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KObject, UserInfo } from '../../machinery/objects.ts';
-import { Catalog } from '../../api/catalog.ts';
+import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import { MemoryStore } from '../../storage/memory/memory-store.ts';
 import { createRegistry, type Registry } from '../../registry/registry.ts';
 import { rbacStorageGuard } from '../../registry/rbac/guard.ts';
@@ -21,7 +21,7 @@ const readies: (() => Promise<void>)[] = [];
 
 before(async () => {
   store = new MemoryStore();
-  registry = await createRegistry({ catalog: Catalog.builtin(), store, wrapStorage: rbacStorageGuard({ authorizer: () => authorizer }) });
+  registry = await createRegistry({ catalog: builtinCatalog(), store, wrapStorage: rbacStorageGuard({ authorizer: () => authorizer }) });
   for (const name of ['default', 'kube-system']) await registry.lookup('', 'v1', 'namespaces')!.create(systemContext(), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KObject, {});
   authorizer = await buildAuthorizer(['RBAC'], { registry, onStop: (f) => stops.push(f), onReady: (f) => readies.push(f) });
   for (const r of readies) await r();

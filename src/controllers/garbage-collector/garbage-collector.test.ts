@@ -2,6 +2,7 @@
  * The garbage collector against the real registry (GenericStore + watch caches over MemoryStore) and the
  * built-in catalog: background cascades, orphaning, foreground waits, dangling and invalid references.
  */
+import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Catalog } from '../../api/catalog.ts';
@@ -26,7 +27,7 @@ const ctx = (namespace = '') => systemContext({ namespace });
 
 before(async () => {
   store = new MemoryStore();
-  catalog = Catalog.builtin();
+  catalog = builtinCatalog();
   registry = await createRegistry({ catalog, store });
   for (const name of ['default', 'other']) {
     await s('namespaces').create(ctx(), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {});

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Catalog } from '../../api/catalog.ts';
+import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import type { KObject, OwnerReference } from '../../machinery/objects.ts';
 import { createRegistry } from '../../registry/registry.ts';
 import { MemoryStore } from '../../storage/memory/memory-store.ts';
@@ -25,7 +25,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10
 
 void test('work left while stopped is done after start; stop() ends all activity', async () => {
   const store = new MemoryStore();
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   const registry = await createRegistry({ catalog, store });
   try {
     const cms = registry.lookup('', 'v1', 'configmaps')!;

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Catalog } from '../../api/catalog.ts';
+import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import type { RestRegistry, RestStorage } from '../../registry/rest.ts';
 import { deletableResources, ResourceResolver, UnknownKindError } from './resources.ts';
 
 void test('deletable resources: one per storage location, top-level, list+watch+delete, core events ignored', () => {
-  const defs = deletableResources(Catalog.builtin().all());
+  const defs = deletableResources(builtinCatalog().all());
   const names = defs.map((d) => `${d.resource}.${d.group}`);
   assert.equal(new Set(defs.map((d) => d.storagePrefix)).size, defs.length);
   for (const d of defs) {
@@ -19,7 +19,7 @@ void test('deletable resources: one per storage location, top-level, list+watch+
 });
 
 void test('the resolver maps apiVersion + kind to the storage of exactly that version', () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   const served = new Set<string>();
   const registry: RestRegistry = {
     lookup(group, version, resource) {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Catalog } from '../../api/catalog.ts';
+import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import { createDiscoveryEndpoint } from './index.ts';
 import { fakeContext } from './testing/support.ts';
 import { negotiateDiscovery } from './negotiate.ts';
@@ -14,7 +14,7 @@ const AGG = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryLis
 const KUBECTL_ACCEPT = 'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/vnd.kubernetes.protobuf,application/json;q=0.9';
 
 async function get(path: string, headers: Record<string, string> = {}, method = 'GET') {
-  const ep = createDiscoveryEndpoint({ catalog: Catalog.builtin() });
+  const ep = createDiscoveryEndpoint({ catalog: builtinCatalog() });
   const { ctx, done } = fakeContext(path, { headers, method });
   const handled = await ep(ctx);
   const r = done();
@@ -70,7 +70,7 @@ void test('/apis lists the groups exactly as kube does', async () => {
 });
 
 void test('APIResourceLists match the reference for every group version (common resources)', async () => {
-  const files = ['api__v1', ...Catalog.builtin().groups().filter((g) => g.name).flatMap((g) => g.versions.map((v) => `apis__${g.name}__${v}`))];
+  const files = ['api__v1', ...builtinCatalog().groups().filter((g) => g.name).flatMap((g) => g.versions.map((v) => `apis__${g.name}__${v}`))];
   for (const f of files) {
     const path = '/' + f.replace(/__/g, '/');
     const r = await get(path);

@@ -11,7 +11,7 @@
  */
 import type { KObject } from '../../machinery/objects.ts';
 import { apply, resetFields } from '../../apply/ssa/index.ts';
-import { customApplyRoot } from '../../apiextensions/resource-def.ts';
+import { customApplyRoot } from '../../registry/customresources/resource-def.ts';
 import type { RequestContext } from '../../request/context.ts';
 import { BodySyntaxError, contentTypeOf, parseBody, readBody } from '../negotiation/decode.ts';
 import { APPLY_PATCH_CBOR, CborDecodeError, decodeCborValue } from '../negotiation/cbor.ts';

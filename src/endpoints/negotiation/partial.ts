@@ -5,7 +5,7 @@
  */
 import type { KObject, ListMeta } from '../../machinery/objects.ts';
 import { StatusError } from '../../machinery/errors.ts';
-import { listMetaOf } from './table.ts';
+
 
 export interface PartialObjectMetadata {
   kind: 'PartialObjectMetadata';
@@ -40,4 +40,12 @@ export function partialOfListError(group: string, listKind: string): StatusError
 export function partialListOfObjectError(group: string, kind: string): StatusError {
   return new StatusError(406, 'NotAcceptable',
     `you requested PartialObjectMetadataList, but the requested object is not a list (${goType(group, kind)})`);
+}
+
+export function listMetaOf(meta: ListMeta): ListMeta {
+  const out: ListMeta = {};
+  if (meta.resourceVersion) out.resourceVersion = meta.resourceVersion;
+  if (meta.continue) out.continue = meta.continue;
+  if (meta.remainingItemCount !== undefined && meta.remainingItemCount !== null) out.remainingItemCount = meta.remainingItemCount;
+  return out;
 }

@@ -14,7 +14,8 @@ import { negotiateOrThrow, type Negotiated, type NegotiateOptions } from './acce
 import { cachedBody, cachedJson, encodeAs, writeChunks } from './encode.ts';
 import { canEncodeProtobuf, protobufListChunks } from './protobuf.ts';
 import { partialListOfObjectError, partialObjectMetadata, partialObjectMetadataList, partialOfListError } from './partial.ts';
-import { listMetaOf, listToTable, objectToTable, type IncludeObject } from './table.ts';
+import { listMetaOf } from './partial.ts';
+import { listToTable, objectToTable, type IncludeObject } from './table.ts';
 
 /** What the endpoint serves: used for list kinds and error wording. */
 export interface RenderScope {

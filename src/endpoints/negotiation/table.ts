@@ -13,6 +13,7 @@ import type { KObject, ListMeta } from '../../machinery/objects.ts';
 import type { ResourceDef, TableColumn } from '../../api/types.ts';
 import { partialObjectMetadata } from './partial.ts';
 import { DOCS } from '../../registry/resources/docs.ts';
+import { listMetaOf } from './partial.ts';
 
 
 export interface TableColumnDefinition {
@@ -116,10 +117,3 @@ export function objectToTable(def: Pick<ResourceDef, 'tableColumns'>, obj: KObje
   };
 }
 
-export function listMetaOf(meta: ListMeta): ListMeta {
-  const out: ListMeta = {};
-  if (meta.resourceVersion) out.resourceVersion = meta.resourceVersion;
-  if (meta.continue) out.continue = meta.continue;
-  if (meta.remainingItemCount !== undefined && meta.remainingItemCount !== null) out.remainingItemCount = meta.remainingItemCount;
-  return out;
-}

@@ -18,7 +18,7 @@ import type { SchemaSource } from '../../api/openapi/schemas.ts';
 import { parseAccept } from '../discovery/negotiate.ts';
 import { encodeSwaggerProtobuf } from './protobuf-v2.ts';
 import { createProtobufSchemaSource } from './protobuf-source.ts';
-import { withCustomResourceSchemas } from '../../apiextensions/openapi.ts';
+import { withCustomResourceSchemas } from './custom-resources.ts';
 
 /**
  * gnostic's protobuf form of Swagger 2.0 (kubectl ≤ 1.28, older client-go). Clients ask with the `@v1.0`
@@ -72,7 +72,7 @@ function negotiate(ctx: RequestContext, allowProtobuf: boolean): 'json' | 'proto
 export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
   const { catalog } = opts;
   const docOpts: DocumentOptions = { patchContentTypes: opts.patchContentTypes ?? DEFAULT_PATCH_CONTENT_TYPES };
-  // Custom resources: their CRD's schema (src/apiextensions/openapi.ts); built-in kinds: the type descriptions.
+  // Custom resources: their CRD's schema (custom-resources.ts); built-in kinds: the type descriptions.
   docOpts.schemas = withCustomResourceSchemas(opts.schemas ?? createProtobufSchemaSource());
   let cache = new Map<string, Encoded | null>();
   // The Swagger document object, shared by its JSON and protobuf encodings.

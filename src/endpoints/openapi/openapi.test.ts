@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Catalog } from '../../api/catalog.ts';
+import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import { createOpenApiEndpoint } from './index.ts';
 import { fakeContext } from '../discovery/testing/support.ts';
 import { v3Document, swaggerV2 } from './documents.ts';
@@ -14,7 +14,7 @@ const refV3 = (key: string) => JSON.parse(readFileSync(join(REF, 'v3', `${key.re
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
 const opts = { patchContentTypes: ['application/json-patch+json', 'application/merge-patch+json'] };
 
-async function get(path: string, headers: Record<string, string> = {}, catalog = Catalog.builtin()) {
+async function get(path: string, headers: Record<string, string> = {}, catalog = builtinCatalog()) {
   const ep = createOpenApiEndpoint({ catalog, warmAfterMs: -1 });
   const { ctx, done } = fakeContext(path, { headers });
   const handled = await ep(ctx);
@@ -44,7 +44,7 @@ function summary(doc: Doc, keepPath: (p: string) => boolean) {
 const NOT_YET = /\/(ephemeralcontainers|resize)(\/|$)/;
 
 void test('v3 group-version documents have kube paths, operation ids, actions and parameters', () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   for (const g of catalog.groups()) {
     for (const v of g.versions) {
       const key = g.name ? `apis/${g.name}/${v}` : `api/${v}`;
@@ -69,7 +69,7 @@ void test('v3 group-version documents have kube paths, operation ids, actions an
 });
 
 void test('every PATCH operation accepts fieldValidation (kubectl --validate=strict relies on it)', () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   const doc = v3Document(catalog, 'api/v1', opts) as unknown as Doc;
   let patches = 0;
   for (const item of Object.values(doc.paths)) {
@@ -84,7 +84,7 @@ void test('every PATCH operation accepts fieldValidation (kubectl --validate=str
 });
 
 void test('swagger 2.0 document: same operation ids as kube for the paths we serve', () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   const ours = swaggerV2(catalog, opts) as unknown as Doc;
   const want = JSON.parse(readFileSync(join(REF, 'swagger.json'), 'utf8')) as Doc;
   let compared = 0;
@@ -108,7 +108,7 @@ void test('swagger 2.0 document: same operation ids as kube for the paths we ser
 });
 
 void test('/openapi/v3 index lists every document with a hash; hashes redirect and cache', async () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   const idx = await get('/openapi/v3', {}, catalog);
   assert.equal(idx.status, 200);
   assert.equal(idx.headers['content-type'], 'application/json');
@@ -159,7 +159,7 @@ void test('naming helpers follow kube', () => {
 });
 
 void test('background warm-up builds the same documents the first request would', async () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   const warmed = createOpenApiEndpoint({ catalog, warmAfterMs: 0 });
   // Let the warm-up run to completion (one document per turn).
   for (let i = 0; i < 200; i++) await new Promise((r) => setImmediate(r));
@@ -170,7 +170,7 @@ void test('background warm-up builds the same documents the first request would'
 });
 
 void test('placeholder kind schemas list each top-level field with kube\'s JSON type', () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   let checked = 0;
   for (const g of catalog.groups()) {
     for (const v of g.versions) {

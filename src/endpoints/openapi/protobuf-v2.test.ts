@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeSwaggerProtobuf } from './protobuf-v2.ts';
 import { swaggerV2 } from './documents.ts';
-import { Catalog } from '../../api/catalog.ts';
+import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import { createOpenApiEndpoint, OPENAPI_V2_PROTOBUF } from './index.ts';
 import { fakeContext } from '../discovery/testing/support.ts';
 
@@ -40,7 +40,7 @@ const str = (f: Fields, n: number) => (f.get(n)?.[0] as Buffer | undefined)?.toS
 const msgs = (f: Fields, n: number) => (f.get(n) ?? []).map((x) => decode(x as Buffer));
 
 void test('the protobuf Swagger document carries paths, operations, parameters and GVK extensions', () => {
-  const doc = swaggerV2(Catalog.builtin(), { patchContentTypes: ['application/merge-patch+json'] });
+  const doc = swaggerV2(builtinCatalog(), { patchContentTypes: ['application/merge-patch+json'] });
   const pb = decode(encodeSwaggerProtobuf(doc));
   assert.equal(str(pb, 1), '2.0');
   assert.equal(str(msgs(pb, 2)[0]!, 1), 'Kubernetes');
@@ -68,7 +68,7 @@ void test('the protobuf Swagger document carries paths, operations, parameters a
 });
 
 void test('/openapi/v2 negotiates protobuf with the content type Go clients can parse', async () => {
-  const ep = createOpenApiEndpoint({ catalog: Catalog.builtin(), warmAfterMs: -1 });
+  const ep = createOpenApiEndpoint({ catalog: builtinCatalog(), warmAfterMs: -1 });
   const { ctx, done } = fakeContext('/openapi/v2', { headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
   await ep(ctx);
   const r = done();

@@ -1,3 +1,4 @@
+import { builtinCatalog } from './groups/index.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -31,7 +32,7 @@ const shapes = (cols: ReadonlyArray<{ name: string; type: string; format?: strin
   cols.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', priority: c.priority }));
 
 void test('column definitions equal kube-apiserver\'s for every reference table (descriptions aside)', () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   for (const f of readdirSync(join(REF, 'table'))) {
     const want = JSON.parse(readFileSync(join(REF, 'table', f), 'utf8')) as RefTable;
     const cols = defFor(f, catalog).tableColumns ?? defaultColumns();
@@ -52,7 +53,7 @@ const PAIRS: Array<[string, string]> = [
 ];
 
 void test('cells computed from real objects equal kube\'s (time-dependent cells aside)', () => {
-  const catalog = Catalog.builtin();
+  const catalog = builtinCatalog();
   for (const [objFile, tableFile] of PAIRS) {
     const obj = JSON.parse(readFileSync(join(REF, 'objects', objFile), 'utf8')) as KObject;
     const table = JSON.parse(readFileSync(join(REF, 'table', tableFile), 'utf8')) as RefTable;
@@ -110,7 +111,7 @@ void test('every column description is ours: present, one short sentence, never 
   for (const f of readdirSync(join(REF, 'table'))) {
     for (const c of (JSON.parse(readFileSync(join(REF, 'table', f), 'utf8')) as RefTable).columnDefinitions) if (c.description) kubeTexts.add(c.description);
   }
-  const checked: Array<[string, readonly TableColumn[]]> = Catalog.builtin().all()
+  const checked: Array<[string, readonly TableColumn[]]> = builtinCatalog().all()
     .map((d) => [`${d.group}/${d.resource}`, d.tableColumns ?? []]);
   checked.push(['(default)', defaultColumns()]);
   for (const [res, cols] of checked) {
@@ -131,7 +132,7 @@ void test('no cell throws on odd objects (wrong types, missing parts)', () => {
       status: { conditions: [null, 'x', { type: 'Ready' }], containerStatuses: [null, { state: null, lastState: 'x' }], loadBalancer: { ingress: [null] } } },
     { metadata: { name: 'x' }, subsets: [{ addresses: [{}], ports: [{}] }], involvedObject: 3, series: {}, data: [], subjects: [null, { kind: 'User' }], webhooks: {} },
   ];
-  for (const d of Catalog.builtin().all()) {
+  for (const d of builtinCatalog().all()) {
     for (const c of d.tableColumns ?? []) {
       for (const o of odd) assert.doesNotThrow(() => c.cell(o), `${d.resource} ${c.name}`);
     }
@@ -139,7 +140,7 @@ void test('no cell throws on odd objects (wrong types, missing parts)', () => {
 });
 
 void test('endpointSliceColumns have the catalog EndpointSlice columns\' shapes and cells', () => {
-  const current = Catalog.builtin().lookup('discovery.k8s.io', 'v1', 'endpointslices')!.tableColumns!;
+  const current = builtinCatalog().lookup('discovery.k8s.io', 'v1', 'endpointslices')!.tableColumns!;
   assert.deepEqual(shapes(endpointSliceColumns), shapes(current));
   const objs: KObject[] = [
     { metadata: { name: 'a' }, addressType: 'IPv4', ports: [{ port: 80 }, { name: 'http' }, {}, { port: 9 }], endpoints: [{ addresses: ['10.0.0.1', '10.0.0.2'] }, { addresses: ['10.0.0.3', '10.0.0.4'] }] },

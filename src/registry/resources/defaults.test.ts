@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Catalog } from '../../api/catalog.ts';
+import { builtinCatalog } from './groups/index.ts';
 import type { KObject } from '../../machinery/objects.ts';
 import type { StrategyContext } from '../../api/types.ts';
 import { defaultPullPolicy } from './core/defaults.ts';
@@ -13,7 +13,7 @@ const ctx: StrategyContext = { subresource: '', dryRun: false };
 
 /** What the generic store does on create, as far as the strategy is concerned. */
 function create(group: string, resource: string, obj: KObject): KObject {
-  const def = Catalog.builtin().lookup(group, group === '' ? 'v1' : 'v1', resource)!;
+  const def = builtinCatalog().lookup(group, group === '' ? 'v1' : 'v1', resource)!;
   const o = structuredClone(obj);
   def.strategy!.prepareForCreate!(o, ctx);
   def.strategy!.defaults!(o);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KObject } from '../../machinery/objects.ts';
 import type { StrategyContext } from '../../api/types.ts';
-import { Catalog } from '../../api/catalog.ts';
+import { builtinCatalog } from './groups/index.ts';
 import { statusStrategy } from './strategy-kit.ts';
 import { podStrategy } from './core/pods.ts';
 
@@ -31,7 +31,7 @@ void test('main-resource writes keep status; status writes keep spec and metadat
 });
 
 void test('generation is tracked by the kinds kube tracks it for', () => {
-  const c = Catalog.builtin();
+  const c = builtinCatalog();
   const tracks = (g: string, r: string) => (c.lookup(g, 'v1', r)!.strategy as { tracksGeneration?: boolean }).tracksGeneration === true;
   assert.equal(tracks('apps', 'deployments'), true);
   assert.equal(tracks('batch', 'jobs'), true);
@@ -75,7 +75,7 @@ void test('pods: status writes keep spec and owner references; ephemeralcontaine
 });
 
 void test('namespaces: Active, the kubernetes finalizer and the name label; finalize changes only finalizers', () => {
-  const ns = Catalog.builtin().lookup('', 'v1', 'namespaces')!.strategy!;
+  const ns = builtinCatalog().lookup('', 'v1', 'namespaces')!.strategy!;
   const o: KObject = { metadata: { name: 'team' } };
   ns.prepareForCreate!(o, ctx());
   assert.deepEqual(o['status'], { phase: 'Active' });
@@ -92,7 +92,7 @@ void test('namespaces: Active, the kubernetes finalizer and the name label; fina
 });
 
 void test('allowCreateOnUpdate follows kube per kind', () => {
-  const c = Catalog.builtin();
+  const c = builtinCatalog();
   const cou = (g: string, v: string, r: string) => c.lookup(g, v, r)!.strategy?.allowCreateOnUpdate ?? false;
   for (const [g, v, r] of [['', 'v1', 'services'], ['', 'v1', 'endpoints'], ['', 'v1', 'events'], ['apps', 'v1', 'deployments'], ['coordination.k8s.io', 'v1', 'leases'], ['rbac.authorization.k8s.io', 'v1', 'roles']] as const) {
     assert.equal(cou(g, v, r), true, r);
@@ -109,7 +109,7 @@ void test('no strategy hook throws on odd objects (bad input must become a Statu
     { metadata: { name: 'x' }, spec: { template: 'x', jobTemplate: [], containers: [null, 'c', { name: 3 }], ports: [null], strategy: 'x', updateStrategy: 5, selector: null, volumes: [null, { secret: 'x' }] } },
     { metadata: { name: 'x' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'i', ports: [{}], env: [null, { valueFrom: 'x' }], livenessProbe: 'x' }] } } }, stringData: { a: 1 }, subjects: [null, 'x'] },
   ];
-  for (const d of Catalog.builtin().all()) {
+  for (const d of builtinCatalog().all()) {
     const s = d.strategy;
     if (!s) continue;
     for (const sub of ['', 'status']) {
@@ -138,7 +138,7 @@ void test('pods/resize changes container resources and nothing else', () => {
 });
 
 void test('CSRs record the requester; /approval changes only the conditions', () => {
-  const csr = Catalog.builtin().lookup('certificates.k8s.io', 'v1', 'certificatesigningrequests')!.strategy!;
+  const csr = builtinCatalog().lookup('certificates.k8s.io', 'v1', 'certificatesigningrequests')!.strategy!;
   const o: KObject = { metadata: { name: 'c' }, spec: { request: 'UkVR', signerName: 's', username: 'root', groups: ['system:masters'] }, status: { certificate: 'x' } };
   csr.prepareForCreate!(o, { subresource: '', dryRun: false, user: { username: 'alice', uid: '42', groups: ['dev', 'system:authenticated'] } });
   assert.deepEqual(o['spec'], { request: 'UkVR', signerName: 's', username: 'alice', uid: '42', groups: ['dev', 'system:authenticated'] });
@@ -152,7 +152,7 @@ void test('CSRs record the requester; /approval changes only the conditions', ()
 });
 
 void test('nodes keep their status on create; other kinds with a status sub-resource start empty', () => {
-  const c = Catalog.builtin();
+  const c = builtinCatalog();
   const nodes = c.lookup('', 'v1', 'nodes')!.strategy as { allowStatusOnCreate?: boolean } & typeof podStrategy;
   assert.equal(nodes.allowStatusOnCreate, true);
   const n: KObject = { metadata: { name: 'n1' }, status: { nodeInfo: { kubeletVersion: 'v1.33.0' } } };

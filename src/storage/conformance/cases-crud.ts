@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { FutureRevisionError } from '../interface.ts';
 import { enc, txt, view } from './helpers.ts';
-import type { SuiteContext } from './suite.ts';
+import type { SuiteContext } from './helpers.ts';
 
 export function crudCases(ctx: SuiteContext): void {
   void it('create sets createRevision = modRevision = the new revision and version 1', () =>

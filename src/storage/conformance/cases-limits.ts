@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { KeyOutsidePrefixError, MAX_VALUE_BYTES, StoreClosedError, ValueTooLargeError, type Store } from '../interface.ts';
 import { collect, enc, txt } from './helpers.ts';
-import type { SuiteContext } from './suite.ts';
+import type { SuiteContext } from './helpers.ts';
 
 /** Increments the integer stored at `key` with the optimistic loop from interface.ts; returns the attempts. */
 async function increment(s: Store, key: string): Promise<number> {

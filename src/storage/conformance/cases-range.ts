@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Store } from '../interface.ts';
 import { enc, txt } from './helpers.ts';
-import type { SuiteContext } from './suite.ts';
+import type { SuiteContext } from './helpers.ts';
 
 /** Creates `${p}k00`..`${p}k<n-1>` (zero-padded) with value `v<i>`, in shuffled order. Returns the last revision. */
 async function seed(s: Store, p: string, n: number): Promise<number> {

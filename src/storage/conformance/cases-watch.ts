@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { CompactedError } from '../interface.ts';
 import { collect, enc, txt } from './helpers.ts';
-import type { SuiteContext } from './suite.ts';
+import type { SuiteContext } from './helpers.ts';
 
 export function watchCases(ctx: SuiteContext): void {
   void it('watch from a past revision replays every change in order with prevKv, then follows live changes', () =>

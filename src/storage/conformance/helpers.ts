@@ -92,3 +92,11 @@ export function collect(store: Store, prefix: string, fromRevision: number, prog
 export function uniquePrefix(base: string, name: string): string {
   return `${base}conformance-${name}-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}/`;
 }
+
+/** What every case group gets: a way to run a body against an open store that is closed afterwards. */
+export interface SuiteContext {
+  readonly factory: StoreFactory;
+  readonly keyPrefix: string;
+  /** Opens a store, runs `body` with a fresh key prefix under the store's key prefix, closes the store. */
+  withStore(name: string, body: (store: Store, prefix: string) => Promise<void>): Promise<void>;
+}

@@ -9,22 +9,14 @@
  * ```
  */
 import { after, describe } from 'node:test';
-import type { Store } from '../interface.ts';
 import { crudCases } from './cases-crud.ts';
 import { rangeCases } from './cases-range.ts';
 import { watchCases } from './cases-watch.ts';
 import { limitCases } from './cases-limits.ts';
 import { uniquePrefix, type StoreFactory } from './helpers.ts';
+import type { SuiteContext } from './helpers.ts';
 
 export type { StoreFactory } from './helpers.ts';
-
-/** What every case group gets: a way to run a body against an open store that is closed afterwards. */
-export interface SuiteContext {
-  readonly factory: StoreFactory;
-  readonly keyPrefix: string;
-  /** Opens a store, runs `body` with a fresh key prefix under the store's key prefix, closes the store. */
-  withStore(name: string, body: (store: Store, prefix: string) => Promise<void>): Promise<void>;
-}
 
 export function runStorageConformance(name: string, factory: StoreFactory): void {
   const keyPrefix = factory.keyPrefix ?? '/registry/';

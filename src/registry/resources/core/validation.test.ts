@@ -2,14 +2,14 @@
 // cases check the wiring end to end through the strategies the registry calls.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Catalog } from '../../../api/catalog.ts';
+import { builtinCatalog } from '../groups/index.ts';
 import type { KObject } from '../../../machinery/objects.ts';
 import type { StrategyContext } from '../../../api/types.ts';
 import { errors } from '../../../machinery/errors.ts';
 
 const ctx: StrategyContext = { subresource: '', dryRun: false };
 function check(group: string, resource: string, obj: KObject): string {
-  const def = Catalog.builtin().lookup(group, 'v1', resource)!;
+  const def = builtinCatalog().lookup(group, 'v1', resource)!;
   const o = structuredClone(obj);
   def.strategy!.prepareForCreate!(o, ctx);
   def.strategy!.defaults?.(o);
@@ -34,7 +34,7 @@ void test('jobs must not restart in place; cron jobs need a schedule; workloads 
 });
 
 function update(group: string, resource: string, obj: KObject, old: KObject): string {
-  const def = Catalog.builtin().lookup(group, 'v1', resource)!;
+  const def = builtinCatalog().lookup(group, 'v1', resource)!;
   const errs = def.strategy!.validateUpdate!(obj, old, ctx);
   return errs.length ? errors.invalid({ kind: def.kind, group: def.group, name: obj.metadata.name ?? '' }, errs).message : '';
 }
@@ -64,7 +64,7 @@ void test('services: ports required (unless headless or ExternalName), port rang
 });
 
 void test('autoscaling/v1 HPAs are validated in their v2 (storage) form, as kube validates the internal form', () => {
-  const def = Catalog.builtin().lookup('autoscaling', 'v1', 'horizontalpodautoscalers')!;
+  const def = builtinCatalog().lookup('autoscaling', 'v1', 'horizontalpodautoscalers')!;
   const ok: KObject = { metadata: { name: 'h' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 60 } };
   assert.deepEqual(def.strategy!.validate!(ok, ctx), []);
   const bad = structuredClone(ok);

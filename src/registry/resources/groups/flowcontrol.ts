@@ -1,0 +1,13 @@
+/** flowcontrol.apiserver.k8s.io: API priority and fairness configuration. */
+import type { GroupSpec } from '../../../api/resources/define.ts';
+import { statusSub } from '../../../api/resources/define.ts';
+import * as ac from '../other/columns-admin.ts';
+import { withStatusGen } from '../shared-strategies.ts';
+
+export const flowcontrol: GroupSpec = {
+  group: 'flowcontrol.apiserver.k8s.io',
+  versions: [{ version: 'v1', resources: [
+    { resource: 'flowschemas', kind: 'FlowSchema', namespaced: false, subresources: [statusSub], tableColumns: ac.flowSchemaColumns, strategy: withStatusGen },
+    { resource: 'prioritylevelconfigurations', kind: 'PriorityLevelConfiguration', namespaced: false, subresources: [statusSub], tableColumns: ac.priorityLevelColumns, strategy: withStatusGen },
+  ] }],
+};
