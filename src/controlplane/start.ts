@@ -33,7 +33,7 @@ import { buildRequestAuthorization } from '../authz/setup.ts';
 import { rbacStorageGuard } from '../registry/rbac/guard.ts';
 import { serviceAccountIssuer } from '../authn/serviceaccount/index.ts';
 import { tokenRequestSubresource } from '../authn/serviceaccount/token-request.ts';
-import { startCrdController } from '../controllers/crd/controller.ts';
+import { startCrdController } from '../controllers/crd-controller.ts';
 
 /** Secure health ports kube-apiserver probes for `componentstatuses`. */
 const KUBE_SCHEDULER_PORT = 10259;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KObject } from '../machinery/objects.ts';
-import { cm, EventLog, sys, testEnv } from './testing.ts';
+import { cm, EventLog, sys, testEnv } from './testing/registry.ts';
 
 void describe('concurrent writers through the watch cache', () => {
   void it('no lost updates; every change reaches a watcher once, in revision order', async () => {

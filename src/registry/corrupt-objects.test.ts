@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { statusOf, cm, sys, testEnv, type TestEnv } from './testing.ts';
+import { statusOf, cm, sys, testEnv, type TestEnv } from './testing/registry.ts';
 
 const GARBAGE = new Uint8Array([0x67, 0x61, 0x72, 0x62, 0x61, 0x67, 0x65, 0x21]); // "garbage!"
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { statusOf, cm, sys, testEnv, type TestEnv } from './testing.ts';
+import { statusOf, cm, sys, testEnv, type TestEnv } from './testing/registry.ts';
 
 const REF = '/work/shared/reference/v1.32-responses/errors';
 const ref = (f: string) => JSON.parse(readFileSync(`${REF}/${f}`, 'utf8')) as Record<string, unknown>;

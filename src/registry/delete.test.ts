@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { statusOf, cm, sys, testEnv, type TestEnv } from './testing.ts';
+import { statusOf, cm, sys, testEnv, type TestEnv } from './testing/registry.ts';
 
 void describe('delete lifecycle', () => {
   let env: TestEnv;

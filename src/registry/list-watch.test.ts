@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '../machinery/errors.ts';
 import type { ListParams } from './rest.ts';
-import { statusOf, cm, EventLog, sys, testEnv, type TestEnv } from './testing.ts';
+import { statusOf, cm, EventLog, sys, testEnv, type TestEnv } from './testing/registry.ts';
 
 for (const cache of [false, true]) {
   void describe(`list and watch (${cache ? 'watch cache' : 'direct reader'})`, () => {

@@ -4,7 +4,7 @@ import type { KObject } from '../machinery/objects.ts';
 import type { ResourceDef } from '../api/types.ts';
 import { MemoryStore } from '../storage/memory/memory-store.ts';
 import { createRegistry } from './registry.ts';
-import { cm, configmaps, EventLog, namespaces, sys } from './testing.ts';
+import { cm, configmaps, EventLog, namespaces, sys } from './testing/registry.ts';
 
 const coreEvents: ResourceDef = {
   group: '', version: 'v1', resource: 'events', singular: 'event', kind: 'Event', listKind: 'EventList', namespaced: true,

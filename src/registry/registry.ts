@@ -160,7 +160,7 @@ class RegistryImpl implements Registry {
     const entry = this.prefixes.get(def.storagePrefix)!;
     // A def replacing one of the same key (a CRD's new generation) keeps the prefix's user count.
     if (!this.storages.has(dkey(def.group, def.version, def.resource))) entry.users++;
-    // Custom resources bring their own (conversion + defaulting on read, src/apiextensions/resource-def.ts).
+    // Custom resources bring their own (conversion + defaulting on read, src/registry/customresources/resource-def.ts).
     const converter = (def as { crd?: { converter?: VersionConverter } }).crd?.converter ?? this.opts.catalog.converter?.(def);
     const opts: GenericStoreOptions = {
       def, store: this.opts.store, reader: entry.reader, codec: codecFor([def]),

@@ -5,7 +5,7 @@
  *   properties → struct, additionalProperties → map, preserve-unknown → open struct (or untyped with no
  *   properties), int-or-string → one scalar, resource roots (the object and embedded resources) carry
  *   apiVersion/kind and metadata as ObjectMeta.
- * - `strictRootOf`: the json-scan node (src/endpoints/negotiation/json-scan.ts) that reports
+ * - `strictRootOf`: the json-scan node (src/machinery/json/scan.ts) that reports
  *   `unknown field "spec.x"` exactly where pruning would drop a field.
  */
 import {

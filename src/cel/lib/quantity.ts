@@ -1,6 +1,6 @@
 /**
  * kube's quantity library (apiserver/pkg/cel/library/quantity.go) over the project's exact resource.Quantity
- * (src/api/validation/quantity.ts): quantity, isQuantity, sign, isInteger, asInteger, asApproximateFloat,
+ * (src/machinery/quantity.ts): quantity, isQuantity, sign, isInteger, asInteger, asApproximateFloat,
  * add, sub, isGreaterThan, isLessThan, compareTo, and equality.
  */
 import { formatQuantity, parseQuantity, QuantityParseError, type Quantity } from '../../machinery/quantity.ts';

@@ -41,7 +41,7 @@ export interface CustomResourceDef extends ResourceDef {
     /**
      * Webhook conversion: every version of a `Webhook` CRD (the storage version too, since objects written
      * before a storage-version change keep their old apiVersion) is served through
-     * src/apiextensions/converting-rest.ts, converting each object by its own apiVersion.
+     * src/registry/customresources/converting-rest.ts, converting each object by its own apiVersion.
      */
     webhook?: CrdConverter;
     /** The storage version's raw def (built even when that version is not served) for `webhook` serving. */

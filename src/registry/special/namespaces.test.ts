@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { KObject } from '../../machinery/objects.ts';
-import { statusOf, cm, sys, testEnv, type TestEnv } from '../testing.ts';
+import { statusOf, cm, sys, testEnv, type TestEnv } from '../testing/registry.ts';
 
 void describe('namespaces special REST', () => {
   let env: TestEnv;

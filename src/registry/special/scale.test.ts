@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '../../machinery/errors.ts';
 import { selectorString } from './scale.ts';
-import { sys, testEnv, type TestEnv } from '../testing.ts';
+import { sys, testEnv, type TestEnv } from '../testing/registry.ts';
 
 void describe('scale sub-resource', () => {
   let env: TestEnv;

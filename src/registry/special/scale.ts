@@ -45,7 +45,7 @@ function scaleKind(core: StoreCore): GroupVersionKind {
   return core.def.subresources?.find((s) => s.name === 'scale')?.kind ?? { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 }
 
-/** Custom resources name their replica and selector fields in the CRD (src/apiextensions/resource-def.ts). */
+/** Custom resources name their replica and selector fields in the CRD (src/registry/customresources/resource-def.ts). */
 interface CustomScalePaths { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string }
 
 function customScale(core: StoreCore): CustomScalePaths | undefined {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { ResourceDef } from '../../api/types.ts';
 import { StatusError } from '../../machinery/errors.ts';
-import { namespaces, sys, testEnv } from '../testing.ts';
+import { namespaces, sys, testEnv } from '../testing/registry.ts';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, nameValidator } from './names.ts';
 
 const REF = '/work/shared/reference/v1.32-responses/errors/422-invalid-name.json';

@@ -1,7 +1,7 @@
 /**
  * kube's per-resource name validation (ValidateNameFunc): which syntax check applies to metadata.name and
  * generateName for a NameRule. The checks themselves, with kube-apiserver's exact messages, live in
- * src/api/validation/names.ts and are shared with label selectors and per-kind validation.
+ * src/machinery/validation/names.ts and are shared with label selectors and per-kind validation.
  */
 import type { NameRule } from '../../api/types.ts';
 import {

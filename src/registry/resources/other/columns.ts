@@ -72,7 +72,7 @@ function limitedOrUnset(items: string[]): string {
 }
 
 /**
- * EndpointSlice columns. src/api/resources/discovery.ts still declares its own copy with kube's field docs;
+ * EndpointSlice columns. src/registry/resources/groups/discovery.ts still declares its own copy with kube's field docs;
  * it should use this one (same shapes and cells, our descriptions).
  */
 export const endpointSliceColumns: TableColumn[] = [

@@ -15,21 +15,21 @@
  *      refused, every instance deleted, then the finalizer removed; once the CRD is gone its API is removed.
  * It watches CRDs through the registry, so a second server on the same etcd serves CRDs created elsewhere.
  */
-import type { KObject } from '../../machinery/objects.ts';
-import type { ResourceDef } from '../../api/types.ts';
-import type { StorageGVK } from '../../api/resources/conversion.ts';
-import type { RestRegistry, RestStorage } from '../../registry/rest.ts';
-import { Informer } from '../../client/informer.ts';
-import { WorkQueue } from '../../client/work-queue.ts';
-import { isConflict, isNotFound } from '../../machinery/errors.ts';
-import { systemContext, type Logger } from '../../registry/system-context.ts';
-import { apiApprovalState, isProtectedCommunityGroup } from '../../api/validation/apiextensions.ts';
+import type { KObject } from '../machinery/objects.ts';
+import type { ResourceDef } from '../api/types.ts';
+import type { StorageGVK } from '../api/resources/conversion.ts';
+import type { RestRegistry, RestStorage } from '../registry/rest.ts';
+import { Informer } from '../client/informer.ts';
+import { WorkQueue } from '../client/work-queue.ts';
+import { isConflict, isNotFound } from '../machinery/errors.ts';
+import { systemContext, type Logger } from '../registry/system-context.ts';
+import { apiApprovalState, isProtectedCommunityGroup } from '../api/validation/apiextensions.ts';
 import {
   CLEANUP_FINALIZER, CRD_GROUP, CRD_RESOURCE, crdSpec, crdStatus, findCondition, isConditionTrue, rfc3339, setCondition,
   type CrdNames,
-} from '../../apiextensions/crd.ts';
-import { ConvertingRest } from '../../registry/customresources/converting-rest.ts';
-import { buildCustomResourceDefs, buildInstanceDeleterDef, type CrdServingState, type CustomResourceDef } from '../../registry/customresources/resource-def.ts';
+} from '../apiextensions/crd.ts';
+import { ConvertingRest } from '../registry/customresources/converting-rest.ts';
+import { buildCustomResourceDefs, buildInstanceDeleterDef, type CrdServingState, type CustomResourceDef } from '../registry/customresources/resource-def.ts';
 
 /** What the controller needs from the catalog (src/api/catalog.ts `Catalog`). */
 export interface CrdCatalog {

@@ -4,14 +4,14 @@
  * build contexts. The real catalog is src/api/catalog.ts.
  */
 import assert from 'node:assert/strict';
-import { StatusError } from '../machinery/errors.ts';
-import type { KObject } from '../machinery/objects.ts';
-import type { ResourceDef } from '../api/types.ts';
-import { MemoryStore } from '../storage/memory/memory-store.ts';
-import type { ObjectEvent, ObjectWatchSink } from '../storage/cacher/types.ts';
-import type { OpContext } from './rest.ts';
-import { createRegistry, type CatalogLike, type Registry, type RegistryOptions } from './registry.ts';
-import type { RegistryStrategy } from './strategy.ts';
+import { StatusError } from '../../machinery/errors.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { ResourceDef } from '../../api/types.ts';
+import { MemoryStore } from '../../storage/memory/memory-store.ts';
+import type { ObjectEvent, ObjectWatchSink } from '../../storage/cacher/types.ts';
+import type { OpContext } from '../rest.ts';
+import { createRegistry, type CatalogLike, type Registry, type RegistryOptions } from '../registry.ts';
+import type { RegistryStrategy } from '../strategy.ts';
 
 export const configmaps: ResourceDef = {
   group: '', version: 'v1', resource: 'configmaps', singular: 'configmap', kind: 'ConfigMap', listKind: 'ConfigMapList',
