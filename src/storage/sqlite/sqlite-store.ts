@@ -213,7 +213,7 @@ export class SqliteStore implements Store {
     await this.control({ type: 'compact', id: this.nextId++, revision: r });
   }
 
-  /** Flushes queued writes, stops the writer (checkpointing the WAL) and ends every watch. */
+  /** Flushes queued writes, stops the writer (checkpointing the WAL) and ends every watch; releases the lock last. */
   close(): Promise<void> {
     this.closing ??= this.doClose();
     return this.closing;
@@ -224,10 +224,9 @@ export class SqliteStore implements Store {
     for (const t of this.timers) clearInterval(t);
     if (this.inFlight || this.queue.length > 0) await new Promise<void>((resolve) => (this.drained = resolve));
     await stopCheckpointer(this.checkpointer);
-    if (!this.broken) {
-      await this.control({ type: 'close', id: this.nextId++ }).catch(() => {});
-      await this.worker.terminate();
-    }
+    if (!this.broken) await this.control({ type: 'close', id: this.nextId++ }).catch(() => {});
+    // Also after a failure: the lock goes only once no thread of this store can touch the database.
+    await this.worker.terminate();
     this.hub.closeAll();
     this.reader.close();
     this.releaseLock();
