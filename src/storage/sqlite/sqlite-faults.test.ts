@@ -1,11 +1,12 @@
 /** sqlite-specific behaviour beyond the conformance suite: full disk, automatic compaction, long replays, progress. */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { StorageUnavailableError, type WatchEvent } from '../interface.ts';
+import { acquireStoreLock } from './lock.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'keelson-sqlite-faults-'));
@@ -215,33 +216,11 @@ void it('a large compaction runs in chunks while writes go on, and leaves only t
   }
 });
 
-void it('one owner per database: a second open fails clearly; a lock left by a dead process is taken over', async () => {
-  const path = freshPath();
-  const s = await openSqliteStore({ path });
-  try {
-    await assert.rejects(openSqliteStore({ path }), (e: unknown) => e instanceof StorageUnavailableError && /already open in this process/.test(e.message));
-  } finally {
-    await s.close();
-  }
-  assert.equal(existsSync(`${path}.lock`), false, 'close releases the lock');
-  // Another live process (pid 1 always exists) owns it.
-  writeFileSync(`${path}.lock`, '1');
-  await assert.rejects(openSqliteStore({ path }), (e: unknown) => e instanceof StorageUnavailableError && /in use by process 1/.test(e.message));
-  // A pid above the kernel's pid_max limit is never alive: a stale lock, as after SIGKILL.
-  writeFileSync(`${path}.lock`, '4194400');
-  const again = await openSqliteStore({ path });
-  try {
-    assert.ok((await again.create('/x', enc('x'))).succeeded);
-    assert.equal(readFileSync(`${path}.lock`, 'utf8'), String(process.pid));
-  } finally {
-    await again.close();
-  }
-});
-
-void it('a file that is not a database fails to open with StorageUnavailableError naming it, and leaves no lock', async () => {
+void it('a file that is not a database fails to open with StorageUnavailableError naming it, and releases the lock', async () => {
   const path = freshPath();
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, 'this is not a sqlite database, just some text that is long enough to have a header');
   await assert.rejects(openSqliteStore({ path }), (e: unknown) => e instanceof StorageUnavailableError && e.message.includes(path) && /not a database/i.test(e.message));
-  assert.equal(existsSync(`${path}.lock`), false);
+  const release = await acquireStoreLock(path, { waitMs: 0 });
+  release();
 });

@@ -59,6 +59,8 @@ export interface SqliteStoreOptions {
   readonly maxPageCount?: number;
   /** How often the checkpointer thread copies the WAL into the database. Default 200 ms. */
   readonly checkpointIntervalMs?: number;
+  /** How long a database locked by another owner is retried before the open is refused (see lock.ts). Default 2000 ms. */
+  readonly lockWaitMs?: number;
 }
 
 /** Most value bytes per batch: keeps one commit's latency and memory bounded. */
@@ -118,10 +120,13 @@ export class SqliteStore implements Store {
     );
   }
 
-  /** Locks the database (one owner), starts the writer, waits until the schema is ready, opens the main-thread reader. */
+  /**
+   * Locks the database (one owner) before any thread opens it, starts the writer, waits until the schema is
+   * ready, opens the main-thread reader.
+   */
   static async open(opts: SqliteStoreOptions): Promise<SqliteStore> {
     mkdirSync(dirname(opts.path), { recursive: true });
-    const release = acquireStoreLock(opts.path);
+    const release = await acquireStoreLock(opts.path, { waitMs: opts.lockWaitMs });
     try {
       return await SqliteStore.start(opts, release);
     } catch (err) {
@@ -213,7 +218,7 @@ export class SqliteStore implements Store {
     await this.control({ type: 'compact', id: this.nextId++, revision: r });
   }
 
-  /** Flushes queued writes, stops the writer (checkpointing the WAL) and ends every watch. */
+  /** Flushes queued writes, stops the writer (checkpointing the WAL) and ends every watch; releases the lock last. */
   close(): Promise<void> {
     this.closing ??= this.doClose();
     return this.closing;
@@ -224,10 +229,9 @@ export class SqliteStore implements Store {
     for (const t of this.timers) clearInterval(t);
     if (this.inFlight || this.queue.length > 0) await new Promise<void>((resolve) => (this.drained = resolve));
     await stopCheckpointer(this.checkpointer);
-    if (!this.broken) {
-      await this.control({ type: 'close', id: this.nextId++ }).catch(() => {});
-      await this.worker.terminate();
-    }
+    if (!this.broken) await this.control({ type: 'close', id: this.nextId++ }).catch(() => {});
+    // Also after a failure: the lock goes only once no thread of this store can touch the database.
+    await this.worker.terminate();
     this.hub.closeAll();
     this.reader.close();
     this.releaseLock();
