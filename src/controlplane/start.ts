@@ -90,10 +90,6 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     }
   };
   try {
-    const pki = await ensurePki({
-      dataDir: o.certDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
-      extraSans: [o.advertiseAddress],
-    });
     const backend = await openStore({
       kind: o.storage, dataDir: o.dataDir, etcdServers: o.etcdServers, etcdPrefix: o.etcdPrefix,
       etcdCaFile: o.etcdCaFile, etcdCertFile: o.etcdCertFile, etcdKeyFile: o.etcdKeyFile, keyPrefix: REGISTRY_PREFIX,
@@ -103,6 +99,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     // so consistent reads of idle resources are answered from the cache instead of falling back to etcd.
     const store = o.storage === 'etcd' ? await shareWatches(backend, { root: REGISTRY_PREFIX }) : backend;
     cleanups.push(() => store.close());
+    // Certificates after the store: its lock refuses a second server on this data dir before it touches them.
+    const pki = await ensurePki({
+      dataDir: o.certDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
+      extraSans: [o.advertiseAddress],
+    });
     const catalog = builtinCatalog({ runtimeConfig: o.runtimeConfig });
     // Reviews (TokenReview, access reviews) decide with the request chain's own authenticator and authorizer;
     // the server that owns them is created below, and reviews only run once it serves requests.
