@@ -8,8 +8,9 @@
 //   oracles), except that Table column descriptions (Kubernetes' API documentation) are emptied.
 // - openapi/: the published OpenAPI documents reduced to facts: every schema, property name, type, format,
 //   required, enum, items, $ref, allOf, additionalProperties, default and x-kubernetes-* extension, and the paths
-//   with their operations and parameters; without descriptions, titles, summaries or other prose. Only the
-//   documents a test opens are kept (swagger.json and the v3 documents of the API groups and /version).
+//   with each operation's id, tags, action, kind and parameters; without descriptions, titles, summaries or other
+//   prose, and without operations' request bodies and responses (no test reads them). Only the documents a test
+//   opens are kept (swagger.json and the v3 documents of the API groups and /version).
 // - description-digests.json: SHA-256 prefixes of Kubernetes' field and column descriptions, so that a test can
 //   check our own column descriptions are not copies without the fixtures carrying the text.
 //
