@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { RuntimeConfigError } from './resources/runtime-config.ts';
+import { kubeReference, readKubeJson } from '../../test/support/kube-reference.ts';
 
-const REF = join(import.meta.dirname, '../../../shared/reference/v1.32-responses');
+const REF = kubeReference('responses');
 
 interface RefResource {
   name: string; singularName: string; namespaced: boolean; kind: string; verbs: string[];
@@ -111,7 +112,7 @@ void test('add/remove notify listeners and update lookups', () => {
 });
 
 void test('top-level fields of every kind match the published OpenAPI (strict field validation relies on them)', () => {
-  const swagger = JSON.parse(readFileSync(join(REF, '../openapi-v1.32/swagger.json'), 'utf8')) as { definitions: Record<string, { properties?: Record<string, unknown>; 'x-kubernetes-group-version-kind'?: Array<{ group: string; version: string; kind: string }> }> };
+  const swagger = readKubeJson('openapi/swagger.json') as { definitions: Record<string, { properties?: Record<string, unknown>; 'x-kubernetes-group-version-kind'?: Array<{ group: string; version: string; kind: string }> }> };
   const byGvk = new Map<string, string[]>();
   for (const d of Object.values(swagger.definitions)) {
     for (const g of d['x-kubernetes-group-version-kind'] ?? []) byGvk.set(`${g.group}/${g.version}/${g.kind}`, Object.keys(d.properties ?? {}));

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { StatusError } from '../machinery/errors.ts';
 import { rootNodeFor } from './schema-view.ts';
 import { applyStrategicMergePatch } from './strategic-merge.ts';
+import { readKubeJson } from '../../test/support/kube-reference.ts';
 
 const pod = rootNodeFor('v1', 'Pod')!;
 const deploy = rootNodeFor('apps/v1', 'Deployment')!;
@@ -108,7 +108,7 @@ for (const c of cases) {
 }
 
 test('SMP: wrong type is the 422 kube answers, byte for byte', () => {
-  const ref = JSON.parse(readFileSync('/work/shared/reference/v1.32-responses/errors/422-smp-bad-type.json', 'utf8')) as unknown;
+  const ref = readKubeJson('responses/errors/422-smp-bad-type.json') as unknown;
   try {
     applyStrategicMergePatch({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: '1' } }, { data: 5 }, cm);
     assert.fail('expected an error');

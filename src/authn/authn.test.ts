@@ -4,7 +4,6 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
 import { createCa, issue } from '../controlplane/certs.ts';
 import { authenticateChain, verifyClientChain } from './x509.ts';
 import { parseCsv, parseTokenFile, staticTokenAuthenticator, TokenFileError, loadTokenFile } from './token-file.ts';
@@ -12,6 +11,7 @@ import { bearerTokenAuthenticator } from './bearer.ts';
 import { anonymousAuthenticator, unionAuthenticator, withAnonymousFallback, withAuthenticatedGroup, addAuthenticatedGroup } from './union.ts';
 import { buildAuthenticator } from './index.ts';
 import type { AuthRequest, Authenticator } from '../request/authenticator.ts';
+import { readKubeJson } from '../../test/support/kube-reference.ts';
 
 const req = (headers: Record<string, string> = {}): AuthRequest => ({ header: (n) => headers[n.toLowerCase()], path: '/' });
 const x = (pem: string): X509Certificate => new X509Certificate(pem);
@@ -132,6 +132,6 @@ void test('buildAuthenticator: tokens from the file, anonymous as configured', a
 
 void test('the 401 body clients see is the reference Unauthorized Status', async () => {
   const { errors } = await import('../machinery/errors.ts');
-  const want = JSON.parse(readFileSync(new URL('../../../shared/reference/v1.32-responses/errors/401-bad-token.json', import.meta.url), 'utf8'));
+  const want = readKubeJson('responses/errors/401-bad-token.json');
   assert.deepEqual(errors.unauthorized().toStatus(), want);
 });

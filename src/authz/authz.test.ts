@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { buildAuthorizer, knownAuthorizationModes, registerAuthorizationMode } from './modes.ts';
 import { forbiddenError } from './forbidden.ts';
 import type { Attributes } from '../request/authorizer.ts';
+import { readKubeJson } from '../../test/support/kube-reference.ts';
 
-const REF = new URL('../../../shared/reference/v1.32-responses/errors/', import.meta.url);
 
 const attrs = (over: Partial<Attributes> = {}): Attributes => ({
   user: { username: 'alice', groups: ['dev', 'system:authenticated'] }, verb: 'list', isResourceRequest: true, path: '/api/v1/namespaces/ref/configmaps',
@@ -39,7 +38,7 @@ void test('unknown modes cannot be built', async () => {
 });
 
 void test('403 body for a namespaced list matches kube-apiserver', () => {
-  const want = JSON.parse(readFileSync(new URL('403-anonymous.json', REF), 'utf8'));
+  const want = readKubeJson('responses/errors/403-anonymous.json');
   const got = forbiddenError(attrs({ user: { username: 'system:anonymous', groups: ['system:unauthenticated'] } })).toStatus();
   assert.deepEqual(got, want);
 });

@@ -4,7 +4,7 @@ import http2 from 'node:http2';
 import { h2request } from '../server/testing/h2-client.ts';
 import https from 'node:https';
 import type { ServerResponse } from 'node:http';
-import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApiServer, type ApiServer } from './api-server.ts';
@@ -14,8 +14,9 @@ import { createCa, issue } from './certs.ts';
 import { readBody } from '../server/body.ts';
 import type { Endpoint } from '../request/context.ts';
 import { respondJson } from '../endpoints/respond.ts';
+import { readKubeJson } from '../../test/support/kube-reference.ts';
 
-const REF = (f: string): unknown => JSON.parse(readFileSync(new URL(`../../../shared/reference/v1.32-responses/errors/${f}`, import.meta.url), 'utf8'));
+const REF = (f: string): unknown => readKubeJson('responses/errors', f);
 
 interface Resp { status: number; headers: Record<string, string | string[] | undefined>; body: string }
 interface Cred { cert?: string; key?: string; token?: string }

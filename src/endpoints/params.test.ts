@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import {
   managerFromUserAgent, parseBoolParam, parseDeleteOptions, parseIncludeObject, parseIntParam, parseListQuery, parseWriteQuery, wantsPretty,
 } from './params.ts';
 import { StatusError } from '../machinery/errors.ts';
+import { readKubeJson } from '../../test/support/kube-reference.ts';
 
 const q = (s: string) => new URLSearchParams(s);
 function statusOf(fn: () => unknown): { code: number; message: string; reason: string; details?: unknown } {
@@ -72,7 +72,7 @@ void test('write options: dryRun, fieldManager, fieldValidation as kube validate
   assert.equal(parseWriteQuery(q(''), 'CreateOptions').fieldValidation, 'Warn');
   assert.match(statusOf(() => parseWriteQuery(q('force=true'), 'PatchOptions')).message, /force: Forbidden: may not be specified for non-apply patch/);
   // Same body as kube's (reference errors/422-apply-without-fieldmanager.json).
-  const ref = JSON.parse(readFileSync(new URL('../../../shared/reference/v1.32-responses/errors/422-apply-without-fieldmanager.json', import.meta.url), 'utf8')) as unknown;
+  const ref = readKubeJson('responses/errors/422-apply-without-fieldmanager.json') as unknown;
   try {
     parseWriteQuery(q(''), 'PatchOptions', { apply: true });
     assert.fail('expected 422');

@@ -4,15 +4,14 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
 import { createResourceEndpoint } from './resource-endpoint.ts';
 import { StatusError } from '../machinery/errors.ts';
 import { FakeRegistry, resourceDef, serveEndpoint, type FakeStorage, type TestServer } from './handlers/testing/fake-storage.ts';
+import { readKubeJson } from '../../test/support/kube-reference.ts';
 
-const REF = new URL('../../../shared/reference/v1.32-responses/errors/', import.meta.url);
-const ref = (name: string) => JSON.parse(readFileSync(new URL(name, REF), 'utf8')) as Record<string, unknown>;
+const ref = (name: string) => readKubeJson<Record<string, unknown>>('responses/errors', name);
 
 let server: TestServer;
 let cms: FakeStorage;

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { continueAfter, decodeContinue, encodeContinue, InvalidContinueError } from './continue-token.ts';
 import { goJsonSyntaxError } from '../machinery/json/go-errors.ts';
+import { kubeReference } from '../../test/support/kube-reference.ts';
 
-const REF = '/work/shared/reference/v1.32-responses/errors/400-bad-continue.json';
+const REF = kubeReference('responses/errors/400-bad-continue.json');
 
 function errorOf(token: string, prefix = '/registry/configmaps/'): string {
   try {

@@ -1,10 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { statusOf, cm, sys, testEnv, type TestEnv } from './testing/registry.ts';
+import { readKubeJson } from '../../test/support/kube-reference.ts';
 
-const REF = '/work/shared/reference/v1.32-responses/errors';
-const ref = (f: string) => JSON.parse(readFileSync(`${REF}/${f}`, 'utf8')) as Record<string, unknown>;
+const ref = (f: string) => readKubeJson<Record<string, unknown>>('responses/errors', f);
 
 void describe('create and get', () => {
   let env: TestEnv;

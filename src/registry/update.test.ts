@@ -1,10 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { KObject } from '../machinery/objects.ts';
 import { statusOf, cm, sys, testEnv, type TestEnv } from './testing/registry.ts';
+import { readKubeJson } from '../../test/support/kube-reference.ts';
 
-const ref = (f: string) => JSON.parse(readFileSync(`/work/shared/reference/v1.32-responses/errors/${f}`, 'utf8')) as Record<string, unknown>;
+const ref = (f: string) => readKubeJson<Record<string, unknown>>('responses/errors', f);
 
 void describe('update (PUT) and guaranteedUpdate', () => {
   let env: TestEnv;

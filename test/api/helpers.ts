@@ -1,31 +1,21 @@
 /**
  * Shared bits of the API suites: one server per test file, object builders, Status assertions and the
- * kube-apiserver reference answers in ../shared/reference (read at test time, never copied).
+ * kube-apiserver reference answers (test/fixtures/kube-v1.32/responses, found by test/support/kube-reference.ts).
  */
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestResponse } from '../support/server.ts';
+import { kubeReference, readKubeJson, readKubeText } from '../support/kube-reference.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** `../shared/reference/v1.32-responses` beside the repo (as in CI: shared/ next to the clone). */
-export const REFERENCE_DIR = [
-  path.resolve(here, '../../../shared/reference/v1.32-responses'),
-  path.resolve(here, '../../shared/reference/v1.32-responses'),
-  '/work/shared/reference/v1.32-responses',
-].find((p) => existsSync(p));
+/** The recorded kube-apiserver answers. */
+export const REFERENCE_DIR = kubeReference('responses');
 
-export function reference<T = any>(rel: string): T | undefined {
-  if (!REFERENCE_DIR) return undefined;
-  const p = path.join(REFERENCE_DIR, rel);
-  return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as T) : undefined;
+/** A recorded answer, parsed (a missing file throws). */
+export function reference<T = any>(rel: string): T {
+  return readKubeJson<T>('responses', rel);
 }
 
-export function referenceText(rel: string): string | undefined {
-  if (!REFERENCE_DIR) return undefined;
-  const p = path.join(REFERENCE_DIR, rel);
-  return existsSync(p) ? readFileSync(p, 'utf8') : undefined;
+export function referenceText(rel: string): string {
+  return readKubeText('responses', rel);
 }
 
 export function configMap(name: string, data: Record<string, string> = { a: 'b' }, extra: { labels?: Record<string, string>; namespace?: string; finalizers?: string[] } = {}) {
@@ -72,9 +62,6 @@ export function assertStatus(r: TestResponse, code: number, reason: string, mess
  */
 export function assertMatchesReference(r: TestResponse, file: string, substitute: Array<[string, string]> = []): void {
   let text = referenceText(`errors/${file}`);
-  if (text === undefined) {
-    assert.fail(`reference errors/${file} is missing (shared/ not beside the repo?)`);
-  }
   for (const [from, to] of substitute) text = text.split(from).join(to);
   const want = JSON.parse(text);
   assert.equal(r.status, want.code, r.text);

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eventually, startTestServer, type TestServer } from '../support/server.ts';
@@ -15,8 +15,9 @@ import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provid
 import { findKubectl, kubectl, kubectlMissingReason } from '../support/kubectl.ts';
 import { startServer } from '../../src/index.ts';
 import { createCa } from '../../src/controlplane/certs.ts';
+import { readKubeJson } from '../support/kube-reference.ts';
 
-const UNAUTHORIZED = JSON.parse(readFileSync(new URL('../../../shared/reference/v1.32-responses/errors/401-bad-token.json', import.meta.url), 'utf8'));
+const UNAUTHORIZED = readKubeJson('responses/errors/401-bad-token.json');
 
 let dir = '';
 let idp: TestOidcProvider;

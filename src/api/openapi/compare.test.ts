@@ -1,8 +1,9 @@
 /**
  * Compares the OpenAPI definitions we generate from our type descriptions with kube-apiserver v1.32's
- * (/work/shared/reference/openapi-v1.32), definition by definition: property names, types, formats,
- * items/additionalProperties/$ref shapes, required fields, `x-kubernetes-*` extensions and GVKs. Descriptions are our own and
- * not compared. Every difference must be in ALLOWED below, with its reason; anything else fails.
+ * (test/fixtures/kube-v1.32/openapi: kube's published documents without their prose), definition by definition:
+ * property names, types, formats, items/additionalProperties/$ref shapes, required fields, `x-kubernetes-*`
+ * extensions and GVKs. Descriptions are our own and not compared. Every difference must be in ALLOWED below,
+ * with its reason; anything else fails.
  */
 import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import { strict as assert } from 'node:assert';
@@ -13,9 +14,9 @@ import { createProtobufSchemaSource } from '../../endpoints/openapi/protobuf-sou
 import { hasMessage } from '../protobuf/schema.ts';
 import { collectDefinitions, type Dialect, type Schema } from './generate.ts';
 import { ALLOWED, allowedReason } from './compare-allowlist.ts';
+import { kubeReference } from '../../../test/support/kube-reference.ts';
 
-const REF_DIR = '/work/shared/reference/openapi-v1.32';
-const haveReference = existsSync(`${REF_DIR}/swagger.json`);
+const REF_DIR = kubeReference('openapi');
 type Json = unknown;
 
 /** Drops what we deliberately do not compare: prose (`description`, our own words). */
@@ -82,7 +83,7 @@ test('allow-list entries each give a reason', () => {
   for (const a of ALLOWED) assert.ok(a.reason.length > 10, `no reason for ${a.path}`);
 });
 
-test('v2: served kinds and their referenced definitions match kube-apiserver v1.32', { skip: !haveReference }, () => {
+test('v2: served kinds and their referenced definitions match kube-apiserver v1.32', () => {
   const kube = (JSON.parse(readFileSync(`${REF_DIR}/swagger.json`, 'utf8')) as { definitions: Record<string, Schema> }).definitions;
   const doc = swaggerV2(builtinCatalog(), { schemas: createProtobufSchemaSource(), patchContentTypes: [] }) as { definitions: Record<string, Schema> };
   const { unexplained } = compareDefinitions(doc.definitions, kube, 'v2');
@@ -100,7 +101,7 @@ test('v2: served kinds and their referenced definitions match kube-apiserver v1.
   assert.deepEqual(missing, [], 'definitions kube references from our served kinds that we do not define');
 });
 
-test('v2: every kube definition we have a type description for matches (served or not)', { skip: !haveReference }, () => {
+test('v2: every kube definition we have a type description for matches (served or not)', () => {
   const kube = (JSON.parse(readFileSync(`${REF_DIR}/swagger.json`, 'utf8')) as { definitions: Record<string, Schema> }).definitions;
   const names = Object.keys(kube).filter((n) => messageOf(n) !== undefined);
   assert.ok(names.length > 500, `only ${names.length} kube definitions map to our descriptions`);
@@ -110,7 +111,7 @@ test('v2: every kube definition we have a type description for matches (served o
   assert.equal(unexplained.length, 0, `unexplained differences:\n${fmt(unexplained)}`);
 });
 
-test('v3: each group version document matches kube-apiserver v1.32 definition by definition', { skip: !haveReference }, () => {
+test('v3: each group version document matches kube-apiserver v1.32 definition by definition', () => {
   const catalog = builtinCatalog();
   const source = createProtobufSchemaSource();
   const unexplained: Diff[] = [];

@@ -5,8 +5,9 @@ import { decodeEnvelope, decodeProtobuf, encodeProtobuf, formatGoDuration, packa
 import { rootNodeFor } from '../../apply/schema-view.ts';
 import { allMessageNames, messageSpec } from './schema.ts';
 import { ProtobufDecodeError } from './wire.ts';
+import { kubeReference } from '../../../test/support/kube-reference.ts';
 
-const REF = new URL('../../../../shared/reference/v1.32-responses/protobuf/', import.meta.url);
+const REF = (f: string) => kubeReference('responses/protobuf', f);
 
 describe('protobuf schema', () => {
   it('resolves every message and every message it references', () => {
@@ -19,8 +20,8 @@ describe('protobuf schema', () => {
 describe('protobuf codec against kube-apiserver bytes', () => {
   for (const name of ['configmap-cm1', 'pod-pod1', 'deployment-web', 'configmaplist-ref']) {
     it(`${name}: decodes to the JSON kube-apiserver served and re-encodes byte for byte`, () => {
-      const pb = readFileSync(new URL(`${name}.pb`, REF));
-      const json = JSON.parse(readFileSync(new URL(`${name}.json`, REF), 'utf8')) as Record<string, unknown>;
+      const pb = readFileSync(REF(`${name}.pb`));
+      const json = JSON.parse(readFileSync(REF(`${name}.json`), 'utf8')) as Record<string, unknown>;
       const decoded = decodeProtobuf(pb);
       assert.deepEqual(decoded, json);
       let want = pb.toString('hex');

@@ -1,15 +1,16 @@
 // The registry: every validated kind is a served built-in kind, and objects kube-apiserver v1.32 itself
-// created (../shared/reference/v1.32-responses/objects/) pass create and no-op update validation.
+// created (test/fixtures/kube-v1.32/responses/objects/) pass create and no-op update validation.
 import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KObject } from '../../machinery/objects.ts';
 import { validateFor, validatedKinds } from './index.ts';
 import { validateObjectMeta, nameProblems } from './object-meta.ts';
+import { kubeReference } from '../../../test/support/kube-reference.ts';
 
-const REFERENCE = join(import.meta.dirname, '../../../../shared/reference/v1.32-responses/objects');
+const REFERENCE = kubeReference('responses/objects');
 
 test('validateFor: every validated kind is a built-in kind of the catalog', () => {
   const catalog = builtinCatalog();
@@ -19,7 +20,7 @@ test('validateFor: every validated kind is a built-in kind of the catalog', () =
   assert.ok(validateFor('apps', 'Deployment')?.validate);
 });
 
-test('validateFor: kube-apiserver-made reference objects are valid on create and on a no-op update', { skip: !existsSync(REFERENCE) }, () => {
+test('validateFor: kube-apiserver-made reference objects are valid on create and on a no-op update', () => {
   const catalog = builtinCatalog();
   let checked = 0;
   for (const f of readdirSync(REFERENCE).filter((x) => x.endsWith('.json'))) {

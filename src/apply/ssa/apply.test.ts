@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { StatusError } from '../../machinery/errors.ts';
 import { apply, ConflictError, updateManagedFields } from './index.ts';
+import { readKubeJson } from '../../../test/support/kube-reference.ts';
 
 type Obj = Record<string, any>;
 interface Result { object: Obj; managedFields: Obj[] | undefined; changed?: boolean }
@@ -28,7 +28,7 @@ test('create records an Update entry owning what the object sets (new maps marke
 });
 
 test('apply changing a field another manager owns: 409 exactly as kube-apiserver', () => {
-  const ref = JSON.parse(readFileSync('/work/shared/reference/v1.32-responses/errors/409-apply-conflict.json', 'utf8')) as unknown;
+  const ref = readKubeJson('responses/errors/409-apply-conflict.json') as unknown;
   try {
     applyT({ live: created(), applied: cm({ a: '2' }), manager: 'mgr', force: false, apiVersion: 'v1', now: T1 });
     assert.fail('expected a conflict');

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apply, updateManagedFields } from './index.ts';
+import { readKubeJson } from '../../../test/support/kube-reference.ts';
 
 type Obj = Record<string, any>;
 interface Result { object: Obj; managedFields: Obj[] | undefined; changed?: boolean }
@@ -106,10 +107,8 @@ test('more than ten updaters fold the oldest into ancient-changes', () => {
 });
 
 test('creates record exactly what kube-apiserver recorded for the reference objects', async () => {
-  const { readFileSync } = await import('node:fs');
-  const dir = '/work/shared/reference/v1.32-responses/objects';
   for (const file of ['api_v1_namespaces_ref_configmaps_cm1.json', 'apis_apps_v1_namespaces_ref_deployments_web.json', 'api_v1_namespaces_ref_services_svc1.json', 'api_v1_namespaces_ref_pods_pod1.json']) {
-    const ref = JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as Obj;
+    const ref = readKubeJson<Obj>('responses/objects', file);
     const want = ref.metadata.managedFields[0];
     const { managedFields: _drop, ...meta } = ref.metadata;
     void _drop;

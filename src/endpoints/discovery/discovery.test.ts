@@ -1,14 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { builtinCatalog } from '../../registry/resources/groups/index.ts';
 import { createDiscoveryEndpoint } from './index.ts';
 import { fakeContext } from './testing/support.ts';
 import { negotiateDiscovery } from './negotiate.ts';
+import { readKubeJson } from '../../../test/support/kube-reference.ts';
 
-const REF = join(import.meta.dirname, '../../../../shared/reference/v1.32-responses');
-const ref = (f: string) => JSON.parse(readFileSync(join(REF, f), 'utf8')) as Record<string, unknown>;
+const ref = (f: string) => readKubeJson<Record<string, unknown>>('responses', f);
 const AGG = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 // kubectl 1.33's discovery Accept header.
 const KUBECTL_ACCEPT = 'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/vnd.kubernetes.protobuf,application/json;q=0.9';

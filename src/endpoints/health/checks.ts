@@ -1,6 +1,6 @@
 /**
  * The health checks kube-apiserver reports, by the names it uses (compare
- * ../shared/reference/v1.32-responses/health.txt), backed by what Keelson really has: a store ping, the
+ * test/fixtures/kube-v1.32/responses/health.txt), backed by what Keelson really has: a store ping, the
  * post-start hooks run by startServer, and the shutdown state.
  */
 

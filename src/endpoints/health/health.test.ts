@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { createHealthEndpoint } from './index.ts';
 import { PostStartHooks, standardChecks, type HealthCheck } from './checks.ts';
 import type { RequestContext } from '../../request/context.ts';
+import { readKubeText } from '../../../test/support/kube-reference.ts';
 
 interface Captured { code: number; headers: Record<string, unknown>; body: string }
 
@@ -26,7 +26,7 @@ function fakeCtx(pathAndQuery: string): { ctx: RequestContext; out: Captured } {
 
 /** Sections of health.txt: `== GET <path>` then the body. */
 function reference(): Map<string, string> {
-  const text = readFileSync(new URL('../../../../shared/reference/v1.32-responses/health.txt', import.meta.url), 'utf8');
+  const text = readKubeText('responses/health.txt');
   const m = new Map<string, string>();
   for (const part of text.split(/^== GET /m).slice(1)) {
     const nl = part.indexOf('\n');

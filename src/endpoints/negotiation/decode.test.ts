@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { ResourceDef } from '../../api/types.ts';
 import { StatusError } from '../../machinery/errors.ts';
 import { decodeObject, parseBody, type DecodeObjectOptions } from './decode.ts';
+import { kubeReference, readKubeJson } from '../../../test/support/kube-reference.ts';
 
 const def = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', listKind: 'ConfigMapList', namespaced: true } as ResourceDef;
 const base = (o: Partial<DecodeObjectOptions> = {}): DecodeObjectOptions => ({
@@ -70,8 +71,7 @@ void test('YAML bodies: 1.1 scalars, duplicate keys with lines, several document
 });
 
 void test('with the kind\'s top-level fields known, Strict answers exactly as kube (errors/400-strict.json)', async () => {
-  const { readFileSync } = await import('node:fs');
-  const want = JSON.parse(readFileSync(new URL('../../../../shared/reference/v1.32-responses/errors/400-strict.json', import.meta.url), 'utf8')) as unknown;
+  const want = readKubeJson('responses/errors/400-strict.json') as unknown;
   const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"strict"},"bogus":1,"data":{"a":"1","a":"2"}}';
   const fields = new Set(['data', 'binaryData', 'immutable']);
   try {
@@ -88,7 +88,7 @@ void test('with the kind\'s top-level fields known, Strict answers exactly as ku
 
 void test('protobuf bodies (typed clients): decoded through the catalog codec; garbage is a 400', async () => {
   const { readFileSync } = await import('node:fs');
-  const pb = readFileSync(new URL('../../../../shared/reference/v1.32-responses/protobuf/configmap-cm1.pb', import.meta.url));
+  const pb = readFileSync(kubeReference('responses/protobuf/configmap-cm1.pb'));
   const obj = decodeObject(pb, 'application/vnd.kubernetes.protobuf', base());
   assert.equal(obj.kind, 'ConfigMap');
   assert.equal(obj.metadata.name, 'cm1');
@@ -107,9 +107,8 @@ void test('pathologically deep bodies are 400s, not crashes', () => {
 });
 
 void test('with the catalog schema, Strict answers exactly as kube (errors/400-strict.json)', async () => {
-  const { readFileSync } = await import('node:fs');
   const { schemaForKind } = await import('./field-schema.ts');
-  const want = JSON.parse(readFileSync(new URL('../../../../shared/reference/v1.32-responses/errors/400-strict.json', import.meta.url), 'utf8')) as unknown;
+  const want = readKubeJson('responses/errors/400-strict.json') as unknown;
   const schema = schemaForKind('v1', 'ConfigMap');
   assert.ok(schema);
   const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"strict"},"bogus":1,"data":{"a":"1","a":"2"}}';

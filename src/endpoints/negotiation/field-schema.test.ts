@@ -1,15 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { schemaForKind } from './field-schema.ts';
 import { scanJson } from '../../machinery/json/scan.ts';
+import { kubeReference, readKubeJson } from '../../../test/support/kube-reference.ts';
 
-const REF = new URL('../../../../shared/reference/v1.32-responses/', import.meta.url);
+const REF = kubeReference('responses');
 
 void test('objects kube-apiserver served scan clean: no false unknown fields', () => {
   const files = [
-    ...readdirSync(new URL('objects/', REF)).map((f) => new URL(`objects/${f}`, REF)),
-    ...readdirSync(new URL('protobuf/', REF)).filter((f) => f.endsWith('.json') && !f.includes('list')).map((f) => new URL(`protobuf/${f}`, REF)),
+    ...readdirSync(join(REF, 'objects')).map((f) => join(REF, 'objects', f)),
+    ...readdirSync(join(REF, 'protobuf')).filter((f) => f.endsWith('.json') && !f.includes('list')).map((f) => join(REF, 'protobuf', f)),
   ];
   assert.ok(files.length >= 8);
   for (const f of files) {
@@ -17,7 +19,7 @@ void test('objects kube-apiserver served scan clean: no false unknown fields', (
     const obj = JSON.parse(text) as { apiVersion: string; kind: string };
     const schema = schemaForKind(obj.apiVersion, obj.kind);
     assert.ok(schema, `${obj.apiVersion} ${obj.kind} has a schema`);
-    assert.deepEqual(scanJson(text, { schema }).strict, [], f.pathname);
+    assert.deepEqual(scanJson(text, { schema }).strict, [], f);
   }
 });
 
@@ -56,7 +58,7 @@ interface OpenApiSchema {
 }
 
 void test('every field Kubernetes publishes (OpenAPI v2) for built-in kinds is known: Strict never rejects a valid field', () => {
-  const swagger = JSON.parse(readFileSync(new URL('../../../../shared/reference/openapi-v1.32/swagger.json', import.meta.url), 'utf8')) as { definitions: Record<string, OpenApiSchema> };
+  const swagger = readKubeJson<{ definitions: Record<string, OpenApiSchema> }>('openapi/swagger.json');
   const defs = swagger.definitions;
   const resolve = (s: OpenApiSchema): [string | undefined, OpenApiSchema] => {
     const ref = s.$ref ?? s.allOf?.[0]?.$ref;

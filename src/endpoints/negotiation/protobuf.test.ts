@@ -13,8 +13,9 @@ import { createResourceEndpoint } from '../resource-endpoint.ts';
 import { FakeRegistry, resourceDef, serveEndpoint, type FakeStorage, type TestServer } from '../handlers/testing/fake-storage.ts';
 import type { CachedObject } from '../../storage/cacher/types.ts';
 import { canEncodeProtobuf, encodeProtobufValue, protobufListChunks } from './protobuf.ts';
+import { kubeReference, readKubeJson } from '../../../test/support/kube-reference.ts';
 
-const REF = new URL('../../../../shared/reference/v1.32-responses/protobuf/', import.meta.url);
+const REF = (f: string) => kubeReference('responses/protobuf', f);
 const PB = 'application/vnd.kubernetes.protobuf';
 
 let server: TestServer;
@@ -24,7 +25,7 @@ before(async () => {
   const reg = new FakeRegistry();
   cms = reg.add(resourceDef({ resource: 'configmaps', kind: 'ConfigMap' }));
   reg.add(resourceDef({ group: 'example.com', resource: 'widgets', kind: 'Widget' }));
-  const cm1 = JSON.parse(readFileSync(new URL('configmap-cm1.json', REF), 'utf8')) as KObject;
+  const cm1 = readKubeJson<KObject>('responses/protobuf/configmap-cm1.json');
   cms.rev = 332; // the fake assigns the next revision: 333, as in the recording
   cms.put(cm1);
   cms.rev = 340;
@@ -50,14 +51,14 @@ void test('GET and LIST in protobuf are the bytes kube-apiserver sends', async (
   const one = await get('/api/v1/namespaces/ref/configmaps/cm1', `${PB}, application/json`);
   assert.equal(one.status, 200);
   assert.equal(one.type, PB);
-  assert.equal(one.body.toString('hex'), readFileSync(new URL('configmap-cm1.pb', REF)).toString('hex'));
+  assert.equal(one.body.toString('hex'), readFileSync(REF('configmap-cm1.pb')).toString('hex'));
   const again = await get('/api/v1/namespaces/ref/configmaps/cm1', PB);
   assert.ok(again.body.equals(one.body));
   assert.ok(cms.objects.get('ref/cm1')?.encoded.get(PB), 'cached per revision');
 
   const list = await get('/api/v1/namespaces/ref/configmaps', `${PB}, application/json`);
   assert.equal(list.type, PB);
-  assert.equal(list.body.toString('hex'), readFileSync(new URL('configmaplist-ref.pb', REF)).toString('hex'));
+  assert.equal(list.body.toString('hex'), readFileSync(REF('configmaplist-ref.pb')).toString('hex'));
 });
 
 void test('kinds without a protobuf schema fall back to JSON; errors are Status in protobuf', async () => {
@@ -99,7 +100,7 @@ void test('protobuf watch: length-delimited raw WatchEvents around enveloped obj
   // field 2 (RawExtension) → field 1 (raw) → the enveloped object
   const rest = ev.subarray(2 + (ev[1] ?? 0));
   assert.equal(rest[0], 0x12);
-  const enveloped = Buffer.from(readFileSync(new URL('configmap-cm1.pb', REF)));
+  const enveloped = Buffer.from(readFileSync(REF('configmap-cm1.pb')));
   assert.ok(rest.includes(enveloped), 'the embedded object is the same bytes as a GET');
 });
 

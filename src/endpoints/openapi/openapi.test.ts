@@ -7,8 +7,9 @@ import { createOpenApiEndpoint } from './index.ts';
 import { fakeContext } from '../discovery/testing/support.ts';
 import { v3Document, swaggerV2 } from './documents.ts';
 import { definitionName, groupIdPart, tagOf } from '../../api/openapi/names.ts';
+import { kubeReference } from '../../../test/support/kube-reference.ts';
 
-const REF = join(import.meta.dirname, '../../../../shared/reference/openapi-v1.32');
+const REF = kubeReference('openapi');
 type Doc = { paths: Record<string, Record<string, unknown>>; components?: { schemas: Record<string, unknown> }; definitions?: Record<string, unknown> };
 const refV3 = (key: string) => JSON.parse(readFileSync(join(REF, 'v3', `${key.replace(/\//g, '__')}_openapi.json`), 'utf8')) as Doc;
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];

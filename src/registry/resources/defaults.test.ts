@@ -1,14 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { builtinCatalog } from './groups/index.ts';
 import type { KObject } from '../../machinery/objects.ts';
 import type { StrategyContext } from '../../api/types.ts';
+import { builtinCatalog } from './groups/index.ts';
 import { defaultPullPolicy } from './core/defaults.ts';
+import { readKubeJson } from '../../../test/support/kube-reference.ts';
 
-const REF = join(import.meta.dirname, '../../../../shared/reference/v1.32-responses/objects');
-const ref = (f: string) => JSON.parse(readFileSync(join(REF, f), 'utf8')) as KObject;
+const ref = (f: string) => readKubeJson<KObject>('responses/objects', f);
 const ctx: StrategyContext = { subresource: '', dryRun: false };
 
 /** What the generic store does on create, as far as the strategy is concerned. */

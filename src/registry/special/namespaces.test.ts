@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { KObject } from '../../machinery/objects.ts';
 import { statusOf, cm, sys, testEnv, type TestEnv } from '../testing/registry.ts';
+import { readKubeJson } from '../../../test/support/kube-reference.ts';
 
 void describe('namespaces special REST', () => {
   let env: TestEnv;
@@ -12,7 +12,7 @@ void describe('namespaces special REST', () => {
 
   void it('create: phase Active, kubernetes finalizer, metadata.name label (shape of the reference object)', async () => {
     const out = await ns().create(sys('', { fieldManager: 'kubectl-create' }), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ref' } }, {});
-    const ref = JSON.parse(readFileSync('/work/shared/reference/v1.32-responses/objects/api_v1_namespaces_ref.json', 'utf8')) as KObject;
+    const ref = readKubeJson<KObject>('responses/objects/api_v1_namespaces_ref.json');
     const strip = (o: KObject) => {
       const c = structuredClone(o);
       for (const k of ['uid', 'resourceVersion', 'creationTimestamp'] as const) delete c.metadata[k];

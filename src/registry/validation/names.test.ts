@@ -5,8 +5,9 @@ import type { ResourceDef } from '../../api/types.ts';
 import { StatusError } from '../../machinery/errors.ts';
 import { namespaces, sys, testEnv } from '../testing/registry.ts';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, nameValidator } from './names.ts';
+import { kubeReference } from '../../../test/support/kube-reference.ts';
 
-const REF = '/work/shared/reference/v1.32-responses/errors/422-invalid-name.json';
+const REF = kubeReference('responses/errors/422-invalid-name.json');
 /** kube's IsDNS1035Label message (k8s.io/apimachinery/pkg/util/validation), double space included. */
 const DNS1035_1ABC = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 

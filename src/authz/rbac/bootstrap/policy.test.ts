@@ -1,22 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bootstrapPolicy } from './policy.ts';
 import { v133DefaultGates } from './controller-roles.ts';
+import { readKubeJson } from '../../../../test/support/kube-reference.ts';
 
 const names = (objs: Array<{ metadata: { name?: string; namespace?: string } }>): string[] =>
   objs.map((o) => (o.metadata.namespace ? `${o.metadata.namespace}/` : '') + (o.metadata.name ?? '')).sort();
 
-// ../shared/reference beside the repository (the test oracle; read, never copied).
-const here = path.dirname(fileURLToPath(import.meta.url));
-const TABLE = [path.resolve(here, '../../../../../shared'), path.resolve(here, '../../../../shared'), '/work/shared']
-  .map((d) => path.join(d, 'reference/v1.32-responses/table/apis_rbac.authorization.k8s.io_v1_clusterroles.json'))
-  .find((p) => existsSync(p)) ?? '';
-
-void test('the ClusterRoles are kube v1.32 ones (reference server) plus v1.33 default-gate controllers', { skip: TABLE ? false : 'no reference data' }, () => {
-  const table = JSON.parse(readFileSync(TABLE, 'utf8')) as { rows: Array<{ cells: string[] }> };
+void test('the ClusterRoles are kube v1.32 ones (reference server) plus v1.33 default-gate controllers', () => {
+  const table = readKubeJson<{ rows: Array<{ cells: string[] }> }>('responses/table/apis_rbac.authorization.k8s.io_v1_clusterroles.json');
   // The recorded server carried one test role and two OpenShift additions that upstream kube does not have.
   const notUpstream = new Set(['cr1', 'system:openshift:public-info-viewer', 'system:controller:service-ca-cert-publisher']);
   const v132 = table.rows.map((r) => r.cells[0]!).filter((n) => !notUpstream.has(n));
