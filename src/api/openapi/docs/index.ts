@@ -2,6 +2,7 @@
 import './admissionregistration.v1.ts';
 import './admissionregistration.v1beta1.ts';
 import './admissionregistration.v1alpha1.ts';
+import './apiextensions.v1.ts';
 import './apps.v1.ts';
 import './batch.v1.ts';
 export { typeDoc, fieldDoc, documentedPackages } from './define.ts';

@@ -20,7 +20,7 @@ export const ExpressionWarning = {
 
 export const MatchCondition = {
   $: 'A CEL filter that a request must pass, after the rules matched, for the webhook or policy to be called.',
-  name: 'Identifier of the condition, unique in its list; a qualified name such as an optional DNS prefix and a name of at most 63 characters. Required.',
+  name: 'Identifier of the condition, unique in its list: a qualified name (optional DNS-subdomain prefix and slash, then at most 63 alphanumerics, dashes, underscores or dots). Required.',
   expression: 'CEL expression returning a bool, with object, oldObject, request and authorizer in scope (and params in a policy); false skips the call, an error applies the failure policy. Required.',
 };
 
