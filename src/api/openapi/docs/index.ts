@@ -11,6 +11,8 @@ import './authentication.v1beta1.ts';
 import './authentication.v1alpha1.ts';
 import './authorization.v1.ts';
 import './authorization.v1beta1.ts';
+import './autoscaling.v1.ts';
+import './autoscaling.v2.ts';
 import './batch.v1.ts';
 import './storagemigration.v1alpha1.ts';
 export { typeDoc, fieldDoc, documentedPackages } from './define.ts';
