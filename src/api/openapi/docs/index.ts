@@ -20,5 +20,8 @@ import './certificates.v1alpha1.ts';
 import './coordination.v1.ts';
 import './coordination.v1beta1.ts';
 import './coordination.v1alpha2.ts';
+import './discovery.v1.ts';
+import './events.v1.ts';
+import './flowcontrol.v1.ts';
 import './storagemigration.v1alpha1.ts';
 export { typeDoc, fieldDoc, documentedPackages } from './define.ts';
