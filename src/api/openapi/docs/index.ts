@@ -23,5 +23,8 @@ import './coordination.v1alpha2.ts';
 import './discovery.v1.ts';
 import './events.v1.ts';
 import './flowcontrol.v1.ts';
+import './networking.v1.ts';
+import './networking.v1beta1.ts';
+import './networking.v1alpha1.ts';
 import './storagemigration.v1alpha1.ts';
 export { typeDoc, fieldDoc, documentedPackages } from './define.ts';
