@@ -30,5 +30,8 @@ import './node.v1.ts';
 import './policy.v1.ts';
 import './rbac.v1.ts';
 import './scheduling.v1.ts';
+import './storage.v1.ts';
+import './storage.v1beta1.ts';
+import './storage.v1alpha1.ts';
 import './storagemigration.v1alpha1.ts';
 export { typeDoc, fieldDoc, documentedPackages } from './define.ts';

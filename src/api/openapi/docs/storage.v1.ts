@@ -1,0 +1,8 @@
+import { defineDocs } from './define.ts';
+import * as s from './shared/storage.ts';
+
+const { VolumeAttributesClass: _a, VolumeAttributesClassList: _b, ...ga } = s;
+const docs = { ...ga };
+
+defineDocs('storage.v1', docs);
+export default docs;
