@@ -37,7 +37,7 @@ function problem(text: string | undefined): string | undefined {
 
 void test('every message and field of the non-core packages has a description of our own', () => {
   const byPkg = myMessages();
-  assert.ok(byPkg.size >= 40, `only ${byPkg.size} packages`);
+  assert.ok(byPkg.size >= 38, `only ${byPkg.size} packages`);
   assert.ok(kubeTexts.size > 1000, `only ${kubeTexts.size} kube descriptions`);
   const bad: string[] = [];
   const documented = new Set(documentedPackages());
