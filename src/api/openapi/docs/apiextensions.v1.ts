@@ -35,7 +35,7 @@ const docs = {
   CustomResourceConversion: {
     $: 'How objects of a CRD are converted between its versions.',
     strategy: 'None (only apiVersion is rewritten, the rest is copied) or Webhook (an external webhook converts). Defaults to None.',
-    webhook: 'The conversion webhook; required when strategy is Webhook and not allowed otherwise.',
+    webhook: 'The webhook to call; given exactly when strategy is Webhook.',
   },
   CustomResourceDefinition: {
     $: 'Defines a new resource type served by the API server, named <plural>.<group>.',
@@ -47,7 +47,7 @@ const docs = {
   CustomResourceDefinitionList: list('CustomResourceDefinition'),
   CustomResourceDefinitionNames: {
     $: 'The names under which a custom resource is served and typed.',
-    plural: 'Lowercase plural name used in URLs (/apis/<group>/<version>/<plural>); must match the first part of the CRD\'s metadata.name. Required.',
+    plural: 'Lowercase plural name, the last segment of the resource\'s URLs; the CRD itself must be named <plural>.<group>. Required.',
     singular: 'Lowercase singular name, accepted by kubectl. Defaults to the lowercased kind.',
     shortNames: 'Short lowercase aliases kubectl accepts, such as crt for certificates.',
     kind: 'CamelCase singular type name written in the kind field of objects. Required.',
@@ -64,8 +64,8 @@ const docs = {
     preserveUnknownFields: 'Deprecated: true keeps fields the schema does not declare at the top level. Only allowed for CRDs migrated from v1beta1; use x-kubernetes-preserve-unknown-fields in the schema instead.',
   },
   CustomResourceDefinitionStatus: {
-    $: 'The observed state of a CustomResourceDefinition.',
-    conditions: 'The latest observations of the definition\'s state.',
+    $: 'What the API server reports about a CustomResourceDefinition: conditions, accepted names and stored versions.',
+    conditions: 'Conditions reported for the definition, one per type.',
     acceptedNames: 'The names actually in use, which may differ from spec.names while a conflict exists.',
     storedVersions: 'Every version objects have ever been stored as in etcd; a version can be removed from the list only after its objects are migrated.',
   },

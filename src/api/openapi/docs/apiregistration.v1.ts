@@ -22,12 +22,12 @@ const docs = {
   },
   APIServiceStatus: {
     $: 'The observed state of an APIService.',
-    conditions: 'The latest observations of the APIService\'s state.',
+    conditions: 'Conditions reported for the APIService, one per type.',
   },
   ServiceReference: {
     $: 'An in-cluster Service through which an extension API server is reached.',
-    namespace: 'Namespace of the Service. Required.',
-    name: 'Name of the Service. Required.',
+    namespace: 'Namespace the Service lives in. Required.',
+    name: 'Which Service in that namespace, by name. Required.',
     port: 'Service port to connect to, between 1 and 65535. Defaults to 443.',
   },
 };

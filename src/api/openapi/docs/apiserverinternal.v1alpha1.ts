@@ -27,7 +27,7 @@ const docs = {
     $: 'The storage versions of one resource across API server instances.',
     storageVersions: 'One entry per API server instance, keyed by apiServerID.',
     commonEncodingVersion: 'The encoding version every instance agrees on; unset while they differ.',
-    conditions: 'The latest observations of the storage version\'s state.',
+    conditions: 'Conditions reported for the storage version, one per type.',
   },
 };
 

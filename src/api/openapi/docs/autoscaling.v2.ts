@@ -2,7 +2,7 @@ import { defineDocs } from './define.ts';
 import * as a from './shared/autoscaling.ts';
 
 const CURRENT = 'The value measured.';
-const IDENTIFIER = 'Which metric, by name and selector. Required.';
+const IDENTIFIER = 'Name of the metric and, optionally, a selector on its series. Required.';
 
 const docs = {
   ContainerResourceMetricSource: {
@@ -12,8 +12,8 @@ const docs = {
     container: a.CONTAINER_NAME,
   },
   ContainerResourceMetricStatus: {
-    $: 'The current value of a per-container resource metric.',
-    name: 'Name of the resource measured.',
+    $: 'What a cpu or memory metric of one container reads now.',
+    name: 'The resource measured: cpu or memory.',
     current: CURRENT,
     container: 'Name of the container measured.',
   },
@@ -24,7 +24,7 @@ const docs = {
     target: 'The target, as a total value or a per-pod average. Required.',
   },
   ExternalMetricStatus: {
-    $: 'The current value of an external metric.',
+    $: 'What an external metric reads now.',
     metric: 'Which metric was measured.',
     current: CURRENT,
   },
@@ -61,11 +61,11 @@ const docs = {
     $: 'The observed state of a HorizontalPodAutoscaler.',
     ...a.STATUS_COMMON,
     currentMetrics: 'The last values read for each metric.',
-    conditions: 'The latest observations of the autoscaler\'s state.',
+    conditions: 'Conditions reported for the autoscaler, one per type.',
   },
   MetricIdentifier: {
     $: 'Names a metric and, optionally, which of its series to use.',
-    name: 'Name of the metric. Required.',
+    name: 'The metric, by the name the metrics API serves it under. Required.',
     selector: 'Label selector passed to the metrics server to narrow the series; unset uses the metric name alone.',
   },
   MetricSpec: {
@@ -106,7 +106,7 @@ const docs = {
     metric: IDENTIFIER,
   },
   ObjectMetricStatus: {
-    $: 'The current value of an object metric.',
+    $: 'What an object metric reads now.',
     metric: 'Which metric was measured.',
     current: CURRENT,
     describedObject: 'The object the metric describes.',
@@ -117,7 +117,7 @@ const docs = {
     target: 'The target per-pod average value. Required.',
   },
   PodsMetricStatus: {
-    $: 'The current value of a pods metric.',
+    $: 'What a per-pod custom metric reads now, averaged.',
     metric: 'Which metric was measured.',
     current: CURRENT,
   },
@@ -127,8 +127,8 @@ const docs = {
     target: 'The target, as a utilization percentage of the pods\' requests or an average value. Required.',
   },
   ResourceMetricStatus: {
-    $: 'The current value of a resource metric.',
-    name: 'Name of the resource measured.',
+    $: 'What a cpu or memory metric of the scaled pods reads now.',
+    name: 'The resource measured: cpu or memory.',
     current: CURRENT,
   },
 };

@@ -12,7 +12,7 @@ const docs = {
   CronJobSpec: {
     $: 'The desired behaviour of a CronJob.',
     schedule: 'When to start Jobs, as a five-field cron expression (minute hour day-of-month month day-of-week) or a macro such as @hourly. Required.',
-    timeZone: 'IANA time zone name (for example Europe/Paris) in which the schedule is read. Unset means the time zone of the kube-controller-manager.',
+    timeZone: 'IANA time zone name (for example Europe/Paris) in which the schedule is read. Unset means whatever zone kube-controller-manager runs in.',
     startingDeadlineSeconds: 'How many seconds late a missed run may still start; a run that would start later is skipped and counted as missed. Unset means no deadline.',
     concurrencyPolicy: 'What to do when a run is due while an earlier Job still runs: Allow (run both), Forbid (skip the new run) or Replace (stop the old Job). Defaults to Allow.',
     suspend: 'While true, no new runs start; Jobs already started are left alone. Defaults to false.',
@@ -58,12 +58,12 @@ const docs = {
   },
   JobStatus: {
     $: 'The observed progress of a Job.',
-    conditions: 'The latest observations of the Job\'s state; a finished Job has a Complete or Failed condition with status True.',
+    conditions: 'Conditions of the Job, one per type; a finished Job has a Complete or Failed condition with status True.',
     startTime: 'When the Job controller started working on the Job, reset when a suspended Job resumes.',
     completionTime: 'When the Job finished successfully; unset for a Job that failed or still runs.',
     active: 'Number of pods that are pending or running and not being deleted.',
-    succeeded: 'Number of pods that reached phase Succeeded.',
-    failed: 'Number of pods that reached phase Failed.',
+    succeeded: 'Count of the Job\'s pods that ended in phase Succeeded; it only grows.',
+    failed: 'Count of the Job\'s pods that ended in phase Failed; it only grows.',
     terminating: 'Number of pods that are being deleted or are ending in a terminal phase but not yet gone.',
     completedIndexes: 'Indexed Jobs: the indexes that succeeded, as a sorted, comma-separated list of numbers and ranges such as 1,3-5,7.',
     failedIndexes: 'With backoffLimitPerIndex: the indexes that exhausted their retries, in the same text form as completedIndexes.',
@@ -107,8 +107,8 @@ const docs = {
   },
   UncountedTerminatedPods: {
     $: 'Pods that finished but are not yet reflected in the Job\'s counters.',
-    succeeded: 'UIDs of succeeded pods still to be counted.',
-    failed: 'UIDs of failed pods still to be counted.',
+    succeeded: 'Pods that ended in Succeeded, by UID, not yet added to status.succeeded.',
+    failed: 'Pods that ended in Failed, by UID, not yet added to status.failed.',
   },
 };
 

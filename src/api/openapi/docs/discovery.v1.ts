@@ -10,7 +10,7 @@ const docs = {
     targetRef: 'The object backing the endpoint, usually its Pod.',
     deprecatedTopology: 'Old v1beta1 topology labels kept for round-tripping; ignored and never written except when converting. Use nodeName and zone.',
     nodeName: 'Name of the node hosting the endpoint.',
-    zone: 'Name of the zone the endpoint is in.',
+    zone: 'Zone of the endpoint, as in the topology.kubernetes.io/zone label of its node.',
     hints: 'Routing hints from topology-aware routing: which zones or nodes should prefer this endpoint.',
   },
   EndpointConditions: {
@@ -41,11 +41,11 @@ const docs = {
   EndpointSliceList: list('EndpointSlice'),
   ForNode: {
     $: 'A node that should use an endpoint, in routing hints.',
-    name: 'Name of the node.',
+    name: 'The Node object\'s metadata.name.',
   },
   ForZone: {
     $: 'A zone that should use an endpoint, in routing hints.',
-    name: 'Name of the zone.',
+    name: 'Zone name, as in the topology.kubernetes.io/zone label of nodes.',
   },
 };
 

@@ -29,8 +29,8 @@ const docs = {
     rules: 'Rules, any one of which matching makes the schema match; empty matches nothing.',
   },
   FlowSchemaStatus: {
-    $: 'The observed state of a FlowSchema.',
-    conditions: 'The latest observations of the schema\'s state.',
+    $: 'Conditions the API server reports for a FlowSchema.',
+    conditions: 'Conditions reported for the schema, one per type.',
   },
   GroupSubject: {
     $: 'A user group as a flow schema subject.',
@@ -44,7 +44,7 @@ const docs = {
   LimitedPriorityLevelConfiguration: {
     $: 'Settings of a Limited priority level: its share of the server\'s concurrency and what happens to the excess.',
     nominalConcurrencyShares: 'Share of the server\'s total concurrency nominally given to this level, relative to the shares of all levels. Defaults to 30; 0 allowed.',
-    limitResponse: 'What to do with requests that cannot run at once.',
+    limitResponse: 'Whether excess requests wait in queues or are turned away.',
     lendablePercent: LENDABLE,
     borrowingLimitPercent: 'Most this level may borrow from others, as a percentage of its own nominal concurrency; unset means no limit.',
   },
@@ -74,12 +74,12 @@ const docs = {
   PriorityLevelConfigurationSpec: {
     $: 'The desired behaviour of a priority level; the field named by type is set.',
     type: 'Exempt (requests run at once, unlimited; for the built-in exempt level) or Limited (requests share a limited concurrency). Required.',
-    limited: 'Limits of a Limited level; set if and only if type is Limited.',
+    limited: 'Concurrency share and overflow handling; present exactly when type is Limited.',
     exempt: 'Settings of an Exempt level; only with type Exempt, and defaulted when empty.',
   },
   PriorityLevelConfigurationStatus: {
-    $: 'The observed state of a priority level.',
-    conditions: 'The latest observations of the level\'s state.',
+    $: 'Conditions the API server reports for a priority level.',
+    conditions: 'Conditions reported for the level, one per type.',
   },
   QueuingConfiguration: {
     $: 'Queues of a Limited priority level, into which flows are shuffle-sharded.',

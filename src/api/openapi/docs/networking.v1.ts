@@ -6,7 +6,7 @@ const docs = {
   ...n,
   IPBlock: {
     $: 'A range of IP addresses a network policy allows, minus some sub-ranges.',
-    cidr: 'The allowed range, such as 192.168.1.0/24 or 2001:db8::/64. Required.',
+    cidr: 'The allowed range in CIDR notation, such as 10.0.0.0/16 or fd00::/108. Required.',
     except: 'Sub-ranges of cidr that are not allowed; each must lie within cidr.',
   },
   IngressBackend: {
@@ -52,7 +52,7 @@ const docs = {
     endPort: 'With a numeric port: the last port of a range starting at port; at least port.',
   },
   NetworkPolicySpec: {
-    $: 'The desired behaviour of a NetworkPolicy.',
+    $: 'Which pods a NetworkPolicy covers and the traffic it lets through.',
     podSelector: 'Pods of the namespace the policy applies to; the empty selector picks all of them. Required.',
     ingress: 'Incoming traffic allowed, added to what other policies allow; empty with Ingress in policyTypes allows none.',
     egress: 'Outgoing traffic allowed, added to what other policies allow; empty with Egress in policyTypes allows none.',

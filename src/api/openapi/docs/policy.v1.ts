@@ -29,7 +29,7 @@ const docs = {
     currentHealthy: 'Number of covered pods that are healthy now.',
     desiredHealthy: 'Fewest healthy pods the budget requires.',
     expectedPods: 'Number of pods the budget counts, from the scale of their controllers.',
-    conditions: 'The latest observations, such as DisruptionAllowed (evictions possible now) with reasons like SufficientPods or InsufficientPods.',
+    conditions: 'Conditions of the budget; DisruptionAllowed says whether an eviction may happen now, with reasons such as SufficientPods or InsufficientPods.',
   },
 };
 

@@ -53,7 +53,7 @@ const docs = {
   Subject: {
     $: 'Whom a binding grants permissions to: a user, a group or a service account.',
     kind: 'User, Group or ServiceAccount; other values make the authorizer ignore the subject. Required.',
-    apiGroup: 'API group of the subject kind: empty for ServiceAccount, rbac.authorization.k8s.io for User and Group (their defaults).',
+    apiGroup: 'Group of the subject\'s kind. Users and groups belong to rbac.authorization.k8s.io, filled in when omitted; a ServiceAccount to the empty core group.',
     name: 'Name of the user, group or service account. Required.',
     namespace: 'Namespace of the service account; required for ServiceAccount and not allowed for users and groups.',
   },

@@ -23,7 +23,7 @@ const docs = {
   DeviceTaintRuleSpec: {
     $: 'The desired behaviour of a DeviceTaintRule.',
     deviceSelector: 'Which devices get the taint; all criteria must hold. The empty selector matches every device, and unset matches none.',
-    taint: 'The taint added to the matching devices. Required.',
+    taint: 'Key, value and effect put on every matching device. Required.',
   },
   DeviceTaintSelector: {
     $: 'Criteria picking the devices a DeviceTaintRule taints; all set criteria must hold.',

@@ -18,7 +18,7 @@ const docs = {
     $: 'Asks the storage version migrator to rewrite every stored object of a resource, so that all are stored in the current storage version.',
     metadata: CLUSTER_OBJECT_METADATA,
     spec: 'The resource to migrate.',
-    status: 'Progress of the migration; read-only.',
+    status: 'Conditions and progress of the migration; read-only.',
   },
   StorageVersionMigrationList: list('StorageVersionMigration'),
   StorageVersionMigrationSpec: {
@@ -28,7 +28,7 @@ const docs = {
   },
   StorageVersionMigrationStatus: {
     $: 'The observed progress of a StorageVersionMigration.',
-    conditions: 'The latest observations of the migration\'s state.',
+    conditions: 'Conditions reported for the migration, one per type.',
     resourceVersion: 'The resource\'s current resourceVersion when the controller first saw this migration; objects up to it are migrated.',
   },
 };

@@ -48,13 +48,13 @@ export const Rule = {
 
 export const RuleWithOperations = {
   $: 'A rule on groups, versions and resources together with the operations it covers.',
-  operations: 'Operations matched: CREATE, UPDATE, DELETE, CONNECT, or * for all (then the only item). Required.',
+  operations: 'Operations matched, out of CREATE, UPDATE, DELETE and CONNECT; * matches them all and must then stand alone. Required.',
 };
 
 export const ServiceReference = {
   $: 'An in-cluster Service that serves a webhook over HTTPS.',
-  namespace: 'Namespace of the Service. Required.',
-  name: 'Name of the Service. Required.',
+  namespace: 'Namespace the Service lives in. Required.',
+  name: 'Which Service in that namespace, by name. Required.',
   path: 'URL path sent with each request to the Service, if any.',
   port: 'Service port to call, between 1 and 65535. Defaults to 443.',
 };
@@ -125,10 +125,10 @@ export const ValidatingAdmissionPolicySpec = {
 };
 
 export const ValidatingAdmissionPolicyStatus = {
-  $: 'The observed state of a ValidatingAdmissionPolicy.',
+  $: 'What the API server learned about a ValidatingAdmissionPolicy, such as type-checking results.',
   observedGeneration: OBSERVED_GENERATION,
   typeChecking: 'Warnings from type-checking the expressions against the matched resource types.',
-  conditions: 'The latest observations of the policy\'s state.',
+  conditions: 'Conditions reported for the policy, one per type.',
 };
 
 export const ValidatingWebhook = {

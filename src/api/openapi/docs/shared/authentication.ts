@@ -9,7 +9,7 @@ export const ExtraValue = {
 
 export const UserInfo = {
   $: 'Who a user is, as an authenticator established it.',
-  username: 'Name that uniquely identifies the user among all active users, such as jane or system:serviceaccount:ns:sa.',
+  username: 'Name of the user, unique among users active at any one time; service accounts appear as system:serviceaccount:<namespace>:<name>.',
   uid: 'Identifier that stays the same for this user across time, where usernames may be reused.',
   groups: 'Groups the user belongs to, such as system:authenticated.',
   extra: 'Further attributes the authenticator provides, each a list of strings; for tokens, things like the bound pod and node names.',
@@ -18,7 +18,7 @@ export const UserInfo = {
 export const SelfSubjectReview = {
   $: 'Asks the API server who the caller is: created empty, it comes back with the caller\'s user information as the server sees it.',
   metadata: REVIEW_METADATA,
-  status: 'The caller\'s identity, filled in by the server.',
+  status: 'Left empty on create; the answer carries the caller\'s identity.',
 };
 
 export const SelfSubjectReviewStatus = {
@@ -35,7 +35,7 @@ export const TokenReview = {
 
 export const TokenReviewSpec = {
   $: 'The token under review.',
-  token: 'The opaque bearer token to authenticate.',
+  token: 'The bearer token to check, exactly as the client presented it.',
   audiences: 'Audiences the caller accepts; the token must be valid for at least one. Empty means the API server\'s own audiences.',
 };
 

@@ -16,7 +16,7 @@ export const LocalSubjectAccessReview = {
 
 export const NonResourceAttributes = {
   $: 'A request to a URL path that is not an API resource, such as /healthz.',
-  path: 'URL path of the request.',
+  path: 'The path requested, such as /healthz or /metrics.',
   verb: 'Lowercase HTTP-style verb, such as get or post.',
 };
 
@@ -30,8 +30,8 @@ export const ResourceAttributes = {
   $: 'A request on an API resource, as an authorizer sees it.',
   namespace: 'Namespace of the action: empty for cluster-scoped resources, and for namespaced ones it means all namespaces for list, watch and the like.',
   verb: 'Kubernetes verb: get, list, watch, create, update, patch, delete, deletecollection, or a special one such as use, bind, escalate or impersonate; * for all.',
-  group: 'API group of the resource; empty for the core group, * for all.',
-  version: 'API version of the resource; * for all.',
+  group: 'API group, such as apps; the empty string is the core group and * any group.',
+  version: 'API version, such as v1; * stands for any version.',
   resource: 'Plural resource name, such as pods; * for all.',
   subresource: 'Subresource, such as log or scale; empty for the resource itself.',
   name: 'Name of the object acted on; empty means any or all, as for create and list.',
@@ -86,7 +86,7 @@ export const SubjectAccessReviewSpec = {
   user: 'User name to check; at least one of user and groups is needed.',
   groups: 'Groups to check the user as a member of.',
   extra: 'Extra attributes of the user, as an authenticator would give them; each a list of strings.',
-  uid: 'UID of the user.',
+  uid: 'The user\'s UID, as an authenticator would report it.',
 };
 
 export const SubjectAccessReviewStatus = {

@@ -4,7 +4,7 @@ import { condition, list, OBJECT_METADATA, OBSERVED_GENERATION } from './common.
 export const CrossVersionObjectReference = {
   $: 'Points at an object in the same namespace by API version, kind and name.',
   kind: 'Kind of the object, such as Deployment. Required.',
-  name: 'Name of the object. Required.',
+  name: 'The object\'s name. Required.',
   apiVersion: 'API version of the object, such as apps/v1.',
 };
 

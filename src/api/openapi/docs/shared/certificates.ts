@@ -21,10 +21,10 @@ export const CertificateSigningRequestSpec = {
   signerName: 'The signer asked to issue the certificate, a qualified name such as kubernetes.io/kube-apiserver-client, kubernetes.io/kube-apiserver-client-kubelet or kubernetes.io/kubelet-serving, or a custom example.com/name. Required.',
   expirationSeconds: 'Lifetime wanted for the certificate, in seconds; at least 600. Signers may ignore it or issue a shorter one.',
   usages: 'Key usages wanted, such as digital signature, key encipherment, client auth or server auth; the signer decides which it grants. Required.',
-  username: 'Name of the user who created the request; set by the API server.',
-  uid: 'UID of the user who created the request; set by the API server.',
-  groups: 'Groups of the user who created the request; set by the API server.',
-  extra: 'Extra attributes of the user who created the request; set by the API server.',
+  username: 'The requester\'s user name, copied in by the API server at creation.',
+  uid: 'The requester\'s UID, copied in by the API server at creation.',
+  groups: 'The requester\'s groups, copied in by the API server at creation.',
+  extra: 'The requester\'s extra authentication attributes, copied in by the API server at creation.',
 };
 
 export const CertificateSigningRequestStatus = {

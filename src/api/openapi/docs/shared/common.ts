@@ -16,7 +16,7 @@ export const LIST_METADATA = 'Metadata of the list as a whole: the resourceVersi
 /** A `…List` type: a page of objects of one kind. */
 export function list(kind: string, plural = `${kind}s`): TypeDocs {
   return {
-    $: `A list of ${plural}, as returned by a list call.`,
+    $: `The answer to a list request for ${plural}: the objects found plus paging metadata.`,
     metadata: LIST_METADATA,
     items: `The ${plural} in this list.`,
   };
@@ -30,10 +30,10 @@ export function condition(of: string, types: string): TypeDocs {
   return {
     $: `One observed aspect of the state of ${of}, as reported by the controller that manages it.`,
     type: `Which aspect this condition reports.${types ? ` ${types}` : ''} Unique within the list.`,
-    status: 'Whether the condition holds: True, False or Unknown.',
-    lastTransitionTime: 'When the status last changed from one value to another (RFC 3339).',
+    status: 'True, False or Unknown: whether the condition currently applies.',
+    lastTransitionTime: 'Time of the latest change of status, as an RFC 3339 timestamp.',
     reason: 'A short CamelCase word giving the cause of the last transition, for machines to match on.',
-    message: 'A human-readable explanation of the last transition, possibly empty.',
+    message: 'Free-form details about the last transition, meant for people; may be empty.',
   };
 }
 

@@ -31,7 +31,7 @@ export const ParentReference = {
   group: 'API group of the object; empty for the core group.',
   resource: 'Plural resource name of the object, such as services. Required.',
   namespace: 'Namespace of the object; empty for cluster-scoped objects.',
-  name: 'Name of the object. Required.',
+  name: 'The object\'s name. Required.',
 };
 
 export const Ingress = {
@@ -53,7 +53,7 @@ export const IngressClassParametersReference = {
   $: 'Points at an object holding controller-specific settings for an IngressClass.',
   apiGroup: 'API group of the object; unset means the core group.',
   kind: 'Kind of the object. Required.',
-  name: 'Name of the object. Required.',
+  name: 'The object\'s name. Required.',
   scope: 'Cluster (the object is cluster-scoped) or Namespace (it lives in the namespace given next). Defaults to Cluster.',
   namespace: 'Namespace of the object; required when scope is Namespace and not allowed when it is Cluster.',
 };
@@ -129,5 +129,5 @@ export const ServiceCIDRSpec = {
 
 export const ServiceCIDRStatus = {
   $: 'The observed state of a ServiceCIDR.',
-  conditions: 'The latest observations, such as Ready.',
+  conditions: 'Conditions of the ServiceCIDR; Ready tells whether addresses can be allocated from it.',
 };

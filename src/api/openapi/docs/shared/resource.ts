@@ -13,14 +13,14 @@ const ALLOCATION_MODE = 'ExactCount (allocate count devices) or All (allocate ev
 const COUNT = 'How many devices to allocate when allocationMode is ExactCount; positive. Defaults to 1.';
 const CLASS = 'Name of the DeviceClass whose selectors and configuration apply to the devices picked. Required.';
 const ADMIN_ACCESS = 'Requests access for monitoring or maintenance: the device is allocated even if already in use, and stays allocated to others. Only in namespaces labeled resource.k8s.io/admin-access=true; needs the DRAAdminAccess feature.';
-const NODE_CHOICE = 'Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection is set.';
+const NODE_CHOICE = 'Set exactly one of allNodes, nodeName, nodeSelector or perDeviceNodeSelection.';
 
 export const AllocatedDeviceStatus = {
   $: 'The state of one allocated device as its driver reports it, such as its network interface.',
   driver: DRIVER,
   pool: POOL,
   device: DEVICE,
-  conditions: 'The latest observations of the device\'s state; Ready should be True once the device is set up as configured. At most 8.',
+  conditions: 'Conditions the driver reports for the device; Ready should be True once the device is set up as configured. At most 8.',
   data: 'Driver-specific data in any form; at most 10 KiB.',
   networkData: 'Network details of the device, for network-attached devices.',
 };
@@ -158,7 +158,7 @@ export const DeviceRequestAllocationResult = {
 
 export const DeviceSelector = {
   $: 'One criterion for picking devices.',
-  cel: 'A CEL expression that must hold for the device.',
+  cel: 'The criterion as a CEL expression over the device\'s driver, attributes and capacity.',
 };
 
 export const DeviceSubRequest = {
@@ -212,7 +212,7 @@ export const ResourceClaimConsumerReference = {
   $: 'An object, usually a Pod, that uses a ResourceClaim; it lives in the claim\'s namespace.',
   apiGroup: 'API group of the object; empty for the core group.',
   resource: 'Plural resource name of the object, such as pods. Required.',
-  name: 'Name of the object. Required.',
+  name: 'The object\'s name. Required.',
   uid: 'UID of the object, telling it from a later one of the same name. Required.',
 };
 
@@ -262,7 +262,7 @@ export const ResourceSliceList = list('ResourceSlice');
 export const ResourceSliceSpec = {
   $: 'The devices of a ResourceSlice and where they can be reached.',
   driver: `${DRIVER} Required; immutable.`,
-  pool: 'The pool this slice belongs to. Required.',
+  pool: 'Which pool, and which generation of it, the slice is part of. Required.',
   nodeName: `Node whose devices these are, for node-local devices. ${NODE_CHOICE} Immutable.`,
   nodeSelector: `Nodes the devices can be reached from, as a selector with one term. ${NODE_CHOICE}`,
   allNodes: `True when every node can reach the devices. ${NODE_CHOICE}`,

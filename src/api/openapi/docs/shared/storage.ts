@@ -29,7 +29,7 @@ export const CSINode = {
 };
 
 export const CSINodeDriver = {
-  $: 'One CSI driver as installed on a node.',
+  $: 'What the kubelet reports about one CSI driver registered on its node.',
   name: 'Name of the driver, as its CSIDriver object and PersistentVolumes name it. Required.',
   nodeID: 'The node as the driver knows it, passed back to the driver in attach calls. Required.',
   topologyKeys: 'Node label keys the driver uses for topology, such as topology.kubernetes.io/zone; empty when it has none.',
@@ -85,7 +85,7 @@ export const VolumeAttachmentList = list('VolumeAttachment');
 
 export const VolumeAttachmentSource = {
   $: 'The volume to attach; exactly one field is set.',
-  persistentVolumeName: 'Name of the PersistentVolume to attach.',
+  persistentVolumeName: 'The PersistentVolume to attach, by name.',
   inlineVolumeSpec: 'The volume\'s definition, for inline pod volumes migrated from an in-tree plugin to CSI.',
 };
 
@@ -119,7 +119,7 @@ export const VolumeNodeResources = {
 export const VolumeAttributesClass = {
   $: 'A set of driver-specific volume attributes (such as IOPS or throughput) that claims can name to set, or change, how their volume performs.',
   metadata: CLUSTER_OBJECT_METADATA,
-  driverName: 'Name of the CSI driver the class is for. Required; immutable.',
+  driverName: 'CSI driver that applies the class\'s parameters to volumes. Required; immutable.',
   parameters: 'Driver-specific attributes applied when a volume is created or modified with this class; unknown keys make the operation fail. At most 512 entries and 256 KiB. Immutable.',
 };
 
