@@ -149,7 +149,7 @@ const docs = {
     nullable: 'Whether null is a kept value; when false, a null is replaced by the default if there is one and dropped otherwise. Must not be true at the root.',
     'x-kubernetes-preserve-unknown-fields': 'When true, fields not declared in properties are kept instead of pruned, for this object and below (until a nested schema says otherwise). Must be true or unset.',
     'x-kubernetes-embedded-resource': 'Marks the value as a whole Kubernetes object: apiVersion, kind and metadata are checked and kept. Needs type object.',
-    'x-kubernetes-int-or-string': 'Accepts either an integer or a string (as for ports and percentages); the type must then be left unset.',
+    'x-kubernetes-int-or-string': 'Lets the value be an integer or a string, as ports and percentages are; the type must then be left unset.',
     'x-kubernetes-list-map-keys': 'With list type map: the item fields whose values together identify an item; they must be scalar, required or defaulted, and not nullable.',
     'x-kubernetes-list-type': 'How server-side apply and merges treat the array: atomic (replaced whole), set (unique scalar items) or map (items keyed by x-kubernetes-list-map-keys). Needs type array.',
     'x-kubernetes-map-type': 'How server-side apply treats the object: granular (keys merged one by one, the default) or atomic (replaced whole). Needs type object.',

@@ -1,7 +1,7 @@
 import { defineDocs } from './define.ts';
 import { condition, list, OBJECT_METADATA, OBSERVED_GENERATION } from './shared/common.ts';
 
-const SELECTOR = 'Label query that picks the pods this controller owns; it must match the labels of the pod template and cannot be changed after creation.';
+const SELECTOR = 'Label query that picks the pods this controller owns; the template\'s labels must satisfy it, and it cannot be changed after creation.';
 const TEMPLATE = 'Pod template from which new pods are made; its labels must be matched by the selector.';
 const MIN_READY = 'Seconds a new pod must be ready, with no container crashing, before it counts as available. Defaults to 0: available as soon as ready.';
 const HISTORY = 'How many old revisions to keep so that a rollback is possible; older ones are garbage-collected. Defaults to 10.';
@@ -141,7 +141,7 @@ const docs = {
     start: 'First ordinal: pods are numbered start to start+replicas-1. Defaults to 0.',
   },
   StatefulSetPersistentVolumeClaimRetentionPolicy: {
-    $: 'What happens to the claims made from volumeClaimTemplates when the StatefulSet is deleted or scaled down.',
+    $: 'Whether claims created from volumeClaimTemplates outlive the deletion of the StatefulSet or a scale-down.',
     whenDeleted: 'Retain (keep the claims) or Delete (remove them) when the StatefulSet itself is deleted. Defaults to Retain.',
     whenScaled: 'Retain or Delete the claims of pods removed by a scale-down. Defaults to Retain.',
   },

@@ -29,12 +29,12 @@ const docs = {
     spec: 'The selected pods and the traffic allowed to and from them.',
   },
   NetworkPolicyEgressRule: {
-    $: 'Outgoing traffic allowed from the selected pods: it must match both ports and to.',
+    $: 'Outgoing traffic allowed from the selected pods; a connection must satisfy the ports list and the to list alike.',
     ports: 'Destination ports allowed; empty or unset allows every port.',
     to: 'Destinations allowed; empty or unset allows every destination.',
   },
   NetworkPolicyIngressRule: {
-    $: 'Incoming traffic allowed to the selected pods: it must match both ports and from.',
+    $: 'Incoming traffic allowed to the selected pods; a connection must satisfy the ports list and the from list alike.',
     ports: 'Ports on the selected pods that may be reached; empty or unset allows every port.',
     from: 'Sources allowed; empty or unset allows every source.',
   },

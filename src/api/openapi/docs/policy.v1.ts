@@ -19,7 +19,7 @@ const docs = {
     minAvailable: 'Pods that must stay available after an eviction, as a count or a percentage of the expected pods; exclusive with maxUnavailable.',
     selector: 'Label query for the pods covered; the empty selector covers every pod of the namespace, unset covers none.',
     maxUnavailable: 'Pods that may be unavailable after an eviction, as a count or a percentage of the expected pods; exclusive with minAvailable.',
-    unhealthyPodEvictionPolicy: 'When pods that are running but not Ready may be evicted: IfHealthyBudget (only while the budget is met) or AlwaysAllow (always). Defaults to IfHealthyBudget.',
+    unhealthyPodEvictionPolicy: 'When pods that run but are not Ready may be evicted: IfHealthyBudget (only while the budget is met) or AlwaysAllow (always). Defaults to IfHealthyBudget.',
   },
   PodDisruptionBudgetStatus: {
     $: 'The observed state of a PodDisruptionBudget.',

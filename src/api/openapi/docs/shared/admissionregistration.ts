@@ -81,7 +81,7 @@ export const ParamRef = {
 export const Validation = {
   $: 'One CEL check that a request must pass.',
   expression: `CEL expression that must return true for the request to be admitted, with ${CEL_INPUTS} in scope. Required.`,
-  message: 'Text returned when the check fails; when unset a message naming the expression is used. Must be set if the expression contains line breaks, and may not contain any.',
+  message: 'Text returned when the check fails; when unset a message naming the expression is used. Required when the expression spans several lines, and must itself be one line.',
   reason: 'Status reason of the rejection: Unauthorized, Forbidden, Invalid or RequestEntityTooLarge, setting the HTTP code to 401, 403, 422 or 413. Defaults to Invalid.',
   messageExpression: 'CEL expression building the failure message as a string; when it yields a non-empty single-line string it takes precedence over message. It may not use authorizer.',
 };
@@ -89,7 +89,7 @@ export const Validation = {
 export const Variable = {
   $: 'A named CEL expression whose value other expressions of the policy read as variables.<name>.',
   name: 'Variable name: a CEL identifier unique within the policy.',
-  expression: 'CEL expression computing the value; it may use variables defined earlier in the list, and is evaluated lazily, at most once per request.',
+  expression: 'CEL expression computing the value; it may read variables declared before it, and runs lazily, at most once per request.',
 };
 
 export const ValidatingAdmissionPolicy = {
@@ -121,7 +121,7 @@ export const ValidatingAdmissionPolicySpec = {
   failurePolicy: 'Ignore (admit the request) or Fail (reject it) when the policy cannot be evaluated: parse, type or runtime errors, or a missing parameter kind. Defaults to Fail.',
   auditAnnotations: 'Annotations added to the audit events of matching requests.',
   matchConditions: 'CEL filters applied after matchConstraints; the policy runs only if all are true. At most 64.',
-  variables: 'Named CEL expressions usable as variables.<name> in the other expressions of the policy, except the match conditions.',
+  variables: 'Named CEL expressions that validations, audit annotations and message expressions can read as variables.<name>; match conditions cannot use them.',
 };
 
 export const ValidatingAdmissionPolicyStatus = {

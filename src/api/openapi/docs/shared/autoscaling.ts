@@ -25,7 +25,7 @@ export const SCALE_TARGET = 'The workload whose scale subresource is read and wr
 export const STATUS_COMMON = {
   observedGeneration: OBSERVED_GENERATION,
   lastScaleTime: 'When the autoscaler last changed the replica count.',
-  currentReplicas: 'Replica count of the target as last seen by the autoscaler.',
+  currentReplicas: 'Replica count of the target when the autoscaler last looked.',
   desiredReplicas: 'Replica count the autoscaler last computed as wanted.',
 };
 
@@ -33,7 +33,7 @@ export const METRIC_TYPE = 'Which kind of metric this is, naming the one field s
 export const METRIC_STATUS_TYPE = 'Which kind of metric this is, naming the one field set next to it: Resource, ContainerResource, Pods, Object or External.';
 
 export const RESOURCE_NAME = 'Name of the resource measured, cpu or memory. Required.';
-export const CONTAINER_NAME = 'Name of the container, in the scaled pods, whose usage is measured. Required.';
+export const CONTAINER_NAME = 'Container, in each scaled pod, whose usage is measured. Required.';
 
 export const Scale = {
   $: 'The scale subresource of a workload: its desired and observed replica counts, used by kubectl scale and autoscalers.',

@@ -57,7 +57,7 @@ export const Counter = {
 };
 
 export const CounterSet = {
-  $: 'A named set of counters that partitions of a device draw from, so that overlapping partitions are not allocated together.',
+  $: 'Counters, under one name, that the partitions of a device draw from, so that overlapping partitions are not allocated together.',
   name: 'Name of the set, a DNS label unique in the slice. Required.',
   counters: 'The counters and their total amounts, keyed by DNS-label names; at most 32. Required.',
 };
@@ -135,7 +135,7 @@ export const DeviceCounterConsumption = {
 };
 
 export const DeviceRequest = {
-  $: 'A request for one or more devices of a class, optionally narrowed by selectors, or an ordered list of alternatives.',
+  $: 'Asks for devices of one class, optionally narrowed by selectors, or for the first satisfiable of several alternatives.',
   name: 'Name of the request, a DNS label unique in the claim; constraints, config and containers refer to it. Required.',
   deviceClassName: `${CLASS.replace(' Required.', '')} Required unless firstAvailable is given.`,
   selectors: SELECTORS,
@@ -152,7 +152,7 @@ export const DeviceRequestAllocationResult = {
   driver: DRIVER,
   pool: POOL,
   device: DEVICE,
-  adminAccess: 'Whether the device was allocated for administrative access; copied from the request.',
+  adminAccess: 'Whether this device was handed out for administrative access, as the request asked.',
   tolerations: 'The tolerations of the request at allocation time, kept since taints are checked again later.',
 };
 

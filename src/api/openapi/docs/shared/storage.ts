@@ -23,8 +23,8 @@ export const CSIDriverSpec = {
 };
 
 export const CSINode = {
-  $: 'The CSI drivers installed on a node, as reported by the kubelet; named after the node.',
-  metadata: 'Standard object metadata; the name is the name of the Node, which owns this object.',
+  $: 'Lists the CSI drivers registered on a node, as the kubelet reports them; named after the node.',
+  metadata: 'Standard object metadata; the object shares its name with its Node, which owns it.',
   spec: 'The drivers registered on the node.',
 };
 
