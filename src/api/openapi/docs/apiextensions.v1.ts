@@ -27,7 +27,7 @@ const docs = {
     $: 'An extra column shown by kubectl get for a custom resource, read from each object with a JSONPath.',
     name: 'Column header, unique among the version\'s columns. Required.',
     type: 'OpenAPI type of the column\'s values: integer, number, string, boolean or date. Required.',
-    format: 'Optional OpenAPI format refining the type, such as int64, double, byte, date, date-time, password or name.',
+    format: 'Optional OpenAPI format refining the type: int32, int64, float, double, byte, date, date-time or password.',
     description: 'Human-readable explanation of the column, shown in the table\'s column definitions.',
     priority: 'Importance of the column: 0 is shown by default, higher values only in wide output (-o wide).',
     jsonPath: 'Simple JSONPath, without array wildcards, evaluated against each object (as .spec.replicas) to fill the column. Required.',

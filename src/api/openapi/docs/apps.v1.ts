@@ -62,7 +62,7 @@ const docs = {
   DeploymentList: list('Deployment'),
   DeploymentSpec: {
     $: 'The desired behaviour of a Deployment.',
-    replicas: 'Number of pods wanted. Defaults to 1; left unset, a HorizontalPodAutoscaler may own it.',
+    replicas: 'Number of pods wanted; 0 is allowed. Defaults to 1.',
     selector: SELECTOR,
     template: 'Pod template for the ReplicaSets the Deployment creates; its restartPolicy must be Always.',
     strategy: 'How old pods are replaced by new ones. Defaults to RollingUpdate with 25% max unavailable and 25% max surge.',
@@ -78,7 +78,7 @@ const docs = {
     updatedReplicas: 'Number of non-terminating pods made from the current template.',
     readyReplicas: 'Non-terminating pods whose Ready condition is True.',
     availableReplicas: 'Non-terminating pods counted as available, having stayed ready for minReadySeconds or longer.',
-    unavailableReplicas: 'Number of pods still missing before the Deployment is fully available: desired replicas minus available ones, at least 0.',
+    unavailableReplicas: 'Pods still needed for full availability: the replicas its ReplicaSets want minus those available, never below 0.',
     terminatingReplicas: 'Number of pods of this Deployment that are being deleted (have a deletionTimestamp) but not yet gone; only set with the DeploymentReplicaSetTerminatingReplicas feature.',
     conditions: 'Conditions reported for the rollout, one per type.',
     collisionCount: COLLISIONS,
@@ -115,7 +115,7 @@ const docs = {
   },
   RollingUpdateDaemonSet: {
     $: 'Pacing of a DaemonSet rolling update.',
-    maxUnavailable: 'How many nodes may lack an available daemon pod during the update: a count or a percentage of desired nodes (rounded up, at least 1). Defaults to 1; it and maxSurge cannot both be 0.',
+    maxUnavailable: 'How many nodes may lack an available daemon pod during the update: a count or a percentage of desired nodes (rounded up). Defaults to 1; it and maxSurge cannot both be 0.',
     maxSurge: 'How many nodes may briefly run an old and a new daemon pod at once: a count or a percentage of desired nodes (rounded up). Defaults to 0; it and maxUnavailable cannot both be 0.',
   },
   RollingUpdateDeployment: {
@@ -150,8 +150,8 @@ const docs = {
     replicas: 'Number of pods wanted. Defaults to 1.',
     selector: SELECTOR,
     template: 'Pod template for every ordinal; each pod gets a unique name and hostname from the StatefulSet name and its ordinal.',
-    volumeClaimTemplates: 'Claims created once per pod (named template-statefulset-ordinal) and mounted by the template\'s volumes of the same name.',
-    serviceName: 'Name of the headless Service that gives the pods their network identity (pod.service.namespace.svc).',
+    volumeClaimTemplates: 'Claims created once per pod (named template-statefulset-ordinal) and mounted by the template\'s volumes of the same name. Immutable.',
+    serviceName: 'Name of the headless Service that gives the pods their network identity (pod.service.namespace.svc); it must exist and is not created for you. Immutable.',
     podManagementPolicy: 'OrderedReady (create and delete pods one at a time, in ordinal order) or Parallel (all at once). Defaults to OrderedReady; immutable.',
     updateStrategy: 'How pods are replaced when the template changes. Defaults to RollingUpdate with partition 0.',
     revisionHistoryLimit: HISTORY,

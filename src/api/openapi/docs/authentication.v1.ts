@@ -5,7 +5,7 @@ const docs = {
   ...a,
   BoundObjectReference: {
     $: 'The object a requested token is bound to: the token becomes invalid once that object is deleted.',
-    kind: 'Kind of the object: Pod, Secret or Node.',
+    kind: 'Kind of the object: Pod or Secret, or Node where node-bound tokens are enabled.',
     apiVersion: 'API version of the object; v1 for the supported kinds.',
     name: 'Name of the object, in the namespace of the service account.',
     uid: 'UID of the object; when set, the token is bound to that very object and not to a later one of the same name.',

@@ -91,7 +91,7 @@ const docs = {
     type: 'Utilization (averageUtilization), Value (value) or AverageValue (averageValue): which field holds the target. Required.',
     value: 'Target total value of the metric.',
     averageValue: 'Target value of the metric divided by the number of pods.',
-    averageUtilization: 'Target average usage as a percentage of the pods\' resource requests; for resource metrics only.',
+    averageUtilization: 'Target average usage as a percentage of the pods\' resource requests; only for Resource and ContainerResource metrics.',
   },
   MetricValueStatus: {
     $: 'A measured metric value, in the form its target uses.',

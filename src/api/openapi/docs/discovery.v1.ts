@@ -28,7 +28,7 @@ const docs = {
     $: 'A port that every endpoint of the slice serves.',
     name: 'Name of the port, matching the Service port it implements; empty or a DNS label, unique in the slice. Defaults to empty.',
     protocol: 'TCP, UDP or SCTP. Defaults to TCP.',
-    port: 'Port number on the endpoints, 0 to 65535; unset means all ports (for slices not made from a Service).',
+    port: 'Port number on the endpoints; unset means the port is not restricted, which only slices not made from a Service may do.',
     appProtocol: 'Application protocol spoken on the port, such as http, h2c or a prefixed custom name like example.com/proto; copied from the Service port.',
   },
   EndpointSlice: {

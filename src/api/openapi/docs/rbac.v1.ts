@@ -28,7 +28,7 @@ const docs = {
     verbs: 'Verbs allowed, such as get, list, watch, create, update, patch, delete; * allows all. Required.',
     apiGroups: 'API groups of the resources; the empty string is the core group, * is every group.',
     resources: 'Resources allowed, such as pods or pods/log; * is every resource, */scale any resource\'s scale subresource.',
-    resourceNames: 'Names of the objects allowed; empty means all. Does not limit list, watch or create by name.',
+    resourceNames: 'Names of the objects allowed; empty means all. It cannot restrict create or deletecollection, and restricts list and watch only when they select by metadata.name.',
     nonResourceURLs: 'URL paths allowed, such as /healthz, with a trailing * as wildcard; only in ClusterRoles bound by ClusterRoleBindings, and exclusive with resources.',
   },
   Role: {
@@ -52,7 +52,7 @@ const docs = {
   },
   Subject: {
     $: 'Whom a binding grants permissions to: a user, a group or a service account.',
-    kind: 'User, Group or ServiceAccount; other values make the authorizer ignore the subject. Required.',
+    kind: 'User, Group or ServiceAccount. Required.',
     apiGroup: 'Group of the subject\'s kind. Users and groups belong to rbac.authorization.k8s.io, filled in when omitted; a ServiceAccount to the empty core group.',
     name: 'Name of the user, group or service account. Required.',
     namespace: 'Namespace of the service account; required for ServiceAccount and not allowed for users and groups.',

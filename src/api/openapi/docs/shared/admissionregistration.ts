@@ -43,7 +43,7 @@ export const Rule = {
   apiGroups: 'API groups matched; the empty string is the core group and * is every group (then it must be the only item). Required.',
   apiVersions: 'API versions matched; * is every version (then it must be the only item). Required.',
   resources: 'Resources matched: a plural name, name/subresource, * for all resources (not subresources), */subresource or */* for everything. Required.',
-  scope: 'Cluster, Namespaced or * (both); Namespaced also matches the Namespace objects themselves. Defaults to *.',
+  scope: 'Cluster (cluster-scoped resources, Namespace objects included), Namespaced (namespaced resources) or * (both). Defaults to *.',
 };
 
 export const RuleWithOperations = {

@@ -9,7 +9,7 @@ export const CertificateSigningRequest = {
 };
 
 export const CertificateSigningRequestCondition = {
-  ...condition('a CertificateSigningRequest', 'Approved, Denied or Failed; Approved and Denied exclude each other, and neither can be removed once set.'),
+  ...condition('a CertificateSigningRequest', 'Approved, Denied or Failed; Approved and Denied exclude each other, and none of them can be removed once added.'),
   lastUpdateTime: 'When the condition was last written (RFC 3339).',
 };
 

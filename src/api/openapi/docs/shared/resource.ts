@@ -9,10 +9,10 @@ const POOL = 'Name of the resource pool the device belongs to, at most 253 chara
 const DEVICE = 'Name of the device within its pool, a DNS label.';
 const TOLERATIONS = 'Tolerations of device taints: a device with a NoSchedule taint is allocated only if tolerated, and a NoExecute taint evicts unless tolerated. At most 16; needs the DRADeviceTaints feature.';
 const SELECTORS = 'CEL criteria a device must all meet to be picked, besides those of its class; at most 32.';
-const ALLOCATION_MODE = 'ExactCount (allocate count devices) or All (allocate every matching device in the pool, failing if any is taken). Defaults to ExactCount.';
+const ALLOCATION_MODE = 'ExactCount (allocate count devices) or All (every matching device of a pool, failing if some are already allocated, unless with adminAccess). Defaults to ExactCount.';
 const COUNT = 'How many devices to allocate when allocationMode is ExactCount; positive. Defaults to 1.';
 const CLASS = 'Name of the DeviceClass whose selectors and configuration apply to the devices picked. Required.';
-const ADMIN_ACCESS = 'Requests access for monitoring or maintenance: the device is allocated even if already in use, and stays allocated to others. Only in namespaces labeled resource.k8s.io/admin-access=true; needs the DRAAdminAccess feature.';
+const ADMIN_ACCESS = 'Requests access for monitoring or maintenance: the device is allocated even if already in use, without being taken from its other users. Only in namespaces labeled resource.k8s.io/admin-access=true; needs the DRAAdminAccess feature.';
 const NODE_CHOICE = 'Set exactly one of allNodes, nodeName, nodeSelector or perDeviceNodeSelection.';
 
 export const AllocatedDeviceStatus = {
@@ -173,7 +173,7 @@ export const DeviceSubRequest = {
 
 export const DeviceTaint = {
   $: 'A taint on a device, which claims must tolerate to get or keep it.',
-  key: 'Taint key, a label-style name such as example.com/broken; at most 316 characters. Required.',
+  key: 'Taint key, in the form of a label name such as example.com/broken. Required.',
   value: 'Taint value, a label value of at most 63 characters.',
   effect: 'NoSchedule (do not allocate the device to claims without a toleration) or NoExecute (also evict pods whose claims use it). Required.',
   timeAdded: 'When the taint was added; set automatically for NoExecute taints.',
@@ -181,7 +181,7 @@ export const DeviceTaint = {
 
 export const DeviceToleration = {
   $: 'Lets a request get, or keep, devices with matching taints.',
-  key: 'Taint key matched; empty with operator Exists matches every taint. At most 253 characters.',
+  key: 'Taint key matched, in the form of a label name; empty with operator Exists matches every taint.',
   operator: 'Exists (any value) or Equal (the value must match). Defaults to Equal.',
   value: 'Value the taint must have with Equal; empty with Exists.',
   effect: 'Taint effect matched, NoSchedule or NoExecute; empty matches both.',

@@ -45,7 +45,7 @@ export const CSINodeSpec = {
 
 export const CSIStorageCapacity = {
   $: 'Capacity a CSI driver reports as available for one storage class in one topology segment; the scheduler uses it for volumes bound on first use.',
-  metadata: 'Standard object metadata; the name has no meaning, and the object lives in the namespace of the driver\'s deployment.',
+  metadata: 'Standard object metadata; the name carries no meaning, and the namespace is the driver\'s choice, usually that of its deployment.',
   nodeTopology: 'Nodes that can reach this capacity; unset means none, the empty selector means every node. Immutable.',
   storageClassName: 'StorageClass the capacity applies to. Required; immutable.',
   capacity: 'Capacity available for new volumes, as reported by the driver; unset means unknown, zero none.',
@@ -71,7 +71,7 @@ export const StorageClassList = list('StorageClass', 'StorageClasses');
 export const TokenRequest = {
   $: 'A service account token the kubelet gets for a pod and hands to a CSI driver.',
   audience: 'Audience of the token; empty means the API server\'s audiences.',
-  expirationSeconds: 'Lifetime of the token in seconds; same default as a TokenRequest.',
+  expirationSeconds: 'Lifetime of the token in seconds; defaults as for a TokenRequest, one hour.',
 };
 
 export const VolumeAttachment = {
