@@ -151,7 +151,10 @@ void test('keelson killed with -9 starts again at once on the same data dir (5 c
     };
     const before = acked.size;
     const creators = Promise.all([...Array(16).keys()].map(creator));
-    await new Promise((r) => setTimeout(r, 300 + Math.floor(Math.random() * 500)));
+    // Kill once some creates were acknowledged (a loaded machine may need a while to get there), then a little later.
+    const deadline = Date.now() + 30_000;
+    while (acked.size - before < 16 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 300)));
     killed = true;
     server.killGroup(); // the next start does not wait for this one to exit, let alone to be reaped
     await creators;

@@ -193,7 +193,10 @@ void it('restart right after kill -9 always opens: 20 cycles under 32 writers, n
       const previous = cycles.at(-2)?.writerPid;
       if (opened && previous !== undefined && procState(previous) === 'Z') unreaped++;
       if (!opened) continue; // refused or failed: reported below
-      await new Promise((r) => setTimeout(r, 100 + Math.floor(Math.random() * 300)));
+      // Kill once the writers are going (a loaded machine may need a while to get there), then a little later.
+      const deadline = Date.now() + 20_000;
+      while (cycle.acks < 32 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 300)));
       cycle.killWriter();
       // No wait for the writer to exit (let alone be reaped): the next one starts now.
     }
