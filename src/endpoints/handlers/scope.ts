@@ -73,6 +73,7 @@ export function opContext(ctx: RequestContext, s: HandlerScope, o: { dryRun?: bo
     subresource: s.subresource,
     ...(s.name ? { name: s.name } : {}),
     warnings: ctx.warnings,
+    auditAnnotations: (ctx.auditAnnotations ??= {}),
     signal: ctx.signal,
     ...(ctx.unsafeMalformedObjectDeletion ? { unsafeMalformedObjectDeletion: true } : {}),
   };
