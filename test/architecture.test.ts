@@ -22,6 +22,7 @@ const LAYERS = [
   'controllers', //   in-process controllers (namespaces, GC, service accounts, CRDs, RBAC aggregation)
   'authn', //         authenticators, service account tokens (issuer, TokenRequest)
   'authz', //         authorizers (RBAC, Node, ABAC, webhook, configuration file)
+  'admission', //     the admission chain and its plugins (webhooks, policies, Pod Security, quota, …)
   'client', //        informers and work queues over the registry
   'registry', //      generic store, strategies, special REST, reviews, custom resource serving, built-in groups
   'apiextensions', // CRD schemas: structural schema, validation, pruning, defaulting, CEL rules, conversion

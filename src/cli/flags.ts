@@ -12,6 +12,7 @@ import '../authz/register-all.ts';
 import { AUTHORIZATION_CONFIG_EXCLUSIVE } from '../authz/config/index.ts';
 import { KUBE_VERSION } from '../endpoints/version.ts';
 import { FeatureGates } from '../features/gates.ts';
+import { ORDERED_PLUGINS } from '../admission/plugin-catalog.ts';
 
 const s = (name: string, usage: string, def?: string): FlagDef => ({ name, kind: 'string', usage, default: def ?? '' });
 const b = (name: string, usage: string, def = false): FlagDef => ({ name, kind: 'bool', usage, default: def });
@@ -121,6 +122,7 @@ export const FLAG_DEFS: readonly FlagDef[] = [
   d('authorization-webhook-cache-unauthorized-ttl', 'The duration to cache \'unauthorized\' responses from the webhook authorizer.', 30_000),
   s('authorization-webhook-version', 'The API version of the authorization.k8s.io SubjectAccessReview to send to and expect from the webhook.', 'v1beta1'),
   // Admission
+  l('admission-control', 'Deprecated: use --enable-admission-plugins or --disable-admission-plugins instead. Exactly these admission plugins run.'),
   l('enable-admission-plugins', 'admission plugins that should be enabled in addition to default enabled ones.'),
   l('disable-admission-plugins', 'admission plugins that should be disabled although they are in the default enabled plugins list.'),
   s('admission-control-config-file', 'File with admission control configuration.'),
@@ -154,7 +156,6 @@ const NOT_YET: Record<string, string> = {
   'audit-webhook-config-file': 'auditing',
   'egress-selector-config-file': 'egress selection',
   'tracing-config-file': 'tracing',
-  'admission-control-config-file': 'admission configuration',
   'tls-sni-cert-key': 'SNI serving certificates',
   'tls-cipher-suites': 'choosing TLS cipher suites',
   'cors-allowed-origins': 'CORS',
@@ -219,6 +220,20 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
   }
   if (new Set(modes).size !== modes.length) throw new FlagError(`--authorization-mode: authorization-mode ${JSON.stringify(modes.join(','))} has mode specified more than once`);
 
+  // kube-apiserver's AdmissionOptions: the deprecated --admission-control names exactly the plugins that run.
+  const admissionControl = list('admission-control').filter((x) => x !== '');
+  const enableAdmission = list('enable-admission-plugins').filter((x) => x !== '');
+  const disableAdmission = list('disable-admission-plugins').filter((x) => x !== '');
+  if (p.changed.has('admission-control') && (p.changed.has('enable-admission-plugins') || p.changed.has('disable-admission-plugins'))) {
+    throw new FlagError('admission-control and enable-admission-plugins/disable-admission-plugins flags are mutually exclusive');
+  }
+  for (const n of admissionControl) {
+    if (!ORDERED_PLUGINS.includes(n)) throw new FlagError(`admission-control plugin ${JSON.stringify(n)} is unknown`);
+  }
+  const admission = p.changed.has('admission-control')
+    ? { enablePlugins: admissionControl, disablePlugins: ORDERED_PLUGINS.filter((n) => !admissionControl.includes(n)), configFile: opt('admission-control-config-file') }
+    : { enablePlugins: enableAdmission, disablePlugins: disableAdmission, configFile: opt('admission-control-config-file') };
+
   const tlsMin = str('tls-min-version');
   const TLS_VERSIONS: Record<string, 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'> = { VersionTLS10: 'TLSv1', VersionTLS11: 'TLSv1.1', VersionTLS12: 'TLSv1.2', VersionTLS13: 'TLSv1.3' };
   if (tlsMin && !TLS_VERSIONS[tlsMin]) throw new FlagError(`--tls-min-version: unknown tls version ${JSON.stringify(tlsMin)}; possible values: ${Object.keys(TLS_VERSIONS).join(', ')}`);
@@ -271,6 +286,7 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     garbageCollector: v.get('enable-garbage-collector') as boolean,
     serviceClusterIPRange: opt('service-cluster-ip-range'),
     serviceNodePortRange: opt('service-node-port-range'),
+    admission,
     ...securityFlags(v, p.changed),
     rawFlags: v,
   };

@@ -8,6 +8,7 @@ import { parseCidr, parsePortRange } from '../registry/services/cidr.ts';
 import { DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR } from '../registry/services/setup.ts';
 import type { AuthenticationOptions } from '../authn/options.ts';
 import type { AuthorizationOptions } from '../authz/options.ts';
+import type { AdmissionOptions } from '../admission/config.ts';
 import { OptionsError } from '../machinery/errors.ts';
 
 export type StorageKind = 'memory' | 'sqlite' | 'etcd';
@@ -89,6 +90,8 @@ export interface ServerOptions extends SecurityOptions {
   serviceClusterIPRange?: string;
   /** `--service-node-port-range` (default 30000-32767). */
   serviceNodePortRange?: string;
+  /** `--enable-admission-plugins`, `--disable-admission-plugins`, `--admission-control-config-file`. */
+  admission?: AdmissionOptions;
   /** Every flag as parsed (names without dashes), for features that read their own flags later. */
   rawFlags?: ReadonlyMap<string, unknown>;
 }
@@ -131,6 +134,7 @@ export interface ResolvedOptions extends SecurityOptions {
   serviceClusterIPRange: string;
   serviceNodePortRange: string;
   log: (line: string) => void;
+  admission: AdmissionOptions;
 }
 
 /** kube-apiserver's own default is AlwaysAllow; clusters (kubeadm, kind, k3s) and Keelson run Node,RBAC. */
@@ -205,6 +209,7 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     serviceClusterIPRange: checked('--service-cluster-ip-range', o.serviceClusterIPRange || DEFAULT_SERVICE_CIDR, parseCidr),
     serviceNodePortRange: checked('--service-node-port-range', o.serviceNodePortRange || DEFAULT_NODE_PORT_RANGE, parsePortRange),
     log: o.log ?? (() => {}),
+    admission: o.admission ?? {},
   };
 }
 

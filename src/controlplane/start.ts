@@ -34,6 +34,7 @@ import { rbacStorageGuard } from '../registry/rbac/guard.ts';
 import { serviceAccountIssuer } from '../authn/serviceaccount/index.ts';
 import { tokenRequestSubresource } from '../authn/serviceaccount/token-request.ts';
 import { startCrdController } from '../controllers/crd-controller.ts';
+import { buildAdmission, type AdmissionChain } from '../admission/index.ts';
 
 /** Secure health ports kube-apiserver probes for `componentstatuses`. */
 const KUBE_SCHEDULER_PORT = 10259;
@@ -125,7 +126,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     ];
     const virtualStorage = (def: ResourceDef): RestStorage | undefined => reviews(def) ?? bindingsStorage(def, registryOf)
       ?? (def.group === '' && def.resource === 'componentstatuses' ? new ComponentStatusStorage(def, componentProbes) : undefined);
-    const registry = await createRegistry({ virtualStorage, wrapStorage: rbacStorageGuard({ authorizer: () => chainOf().authorizer }), catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs }, garbageCollection: o.garbageCollector,
+    let admissionRef: AdmissionChain | undefined;
+    const registry = await createRegistry({ virtualStorage, admission: () => admissionRef, wrapStorage: rbacStorageGuard({ authorizer: () => chainOf().authorizer }), catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs }, garbageCollection: o.garbageCollector,
       services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange }, subresourceStorages: [tokenRequestSubresource(saIssuer), podSubresourceStorages] });
     registryRef = registry;
     cleanups.push(() => registry.stop());
@@ -146,6 +148,15 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const authz = await buildRequestAuthorization({ options: o, registry, log: o.log });
     cleanups.push(() => authz.stop());
     await authz.ready();
+    // Admission: every write through the registry (controllers' and bootstrap's too, as kube's loopback client's)
+    // goes through the chain from here on.
+    const admission = await buildAdmission({
+      options: o.admission, registry, authorizer: () => chainOf().authorizer, featureEnabled: (g) => gates.enabled(g),
+      log: o.log, now: () => new Date(),
+    });
+    cleanups.push(() => admission.stop());
+    await admission.ready();
+    admissionRef = admission;
     server = await createApiServer({
       options: o,
       pki,

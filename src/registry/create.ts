@@ -1,14 +1,15 @@
 /**
  * CREATE (POST, and PUT of a missing object when the kind allows it). Steps in kube-apiserver's order:
- * NamespaceLifecycle admission (namespace exists, not terminating) → system fields (uid, creationTimestamp,
- * generated name) → BeforeCreate (namespace match, strategy prepare,
- * validation, warnings, canonicalize) → storage.
+ * decode + defaults → mutating admission (src/registry/admission.ts) → system fields (uid, creationTimestamp,
+ * generated name) → BeforeCreate (namespace match, strategy prepare, validation, warnings, canonicalize) →
+ * validating admission → storage.
  * A generated name that collides is retried with a new one (RetryGenerateName: up to 8 attempts).
  */
 import type { KObject } from '../machinery/objects.ts';
 import type { ResourceDef, StrategyContext } from '../api/types.ts';
 import { errors, StatusError, type FieldError } from '../machinery/errors.ts';
 import type { OpContext } from './rest.ts';
+import { optionsObject } from './admission.ts';
 import { dropUnknownFields } from '../apply/drop-unknown.ts';
 import { rootNodeFor, unstructuredRoot, type StructNode } from '../apply/schema-view.ts';
 import { customApplyRoot } from './customresources/resource-def.ts';
@@ -48,6 +49,39 @@ export function ensureNamespace(core: StoreCore, ctx: OpContext, obj: KObject): 
 export interface ManagedFieldsMode {
   /** The caller (server-side apply, the scale sub-resource) computed `metadata.managedFields`: store them as given. */
   readonly keepManagedFields?: boolean;
+  /**
+   * What the request itself set, decoded and defaulted, when mutating admission ran in between: the field
+   * manager records the request's fields, not what admission plugins or webhooks added (kube runs it first).
+   */
+  readonly requested?: KObject;
+}
+
+/** CreateOptions as admission sees them. */
+function createOptions(ctx: OpContext): Record<string, unknown> {
+  return optionsObject('CreateOptions', { dryRun: ctx.dryRun ? ['All'] : undefined, fieldManager: ctx.fieldManager });
+}
+
+/**
+ * The mutating admission phase of a create: the decoded, defaulted request object goes through the chain; the
+ * result (and the pre-admission object, for managedFields) feeds prepareCreate. Without a chain, the input as is.
+ */
+export async function admitCreate(core: StoreCore, ctx: OpContext, input: KObject, mode: ManagedFieldsMode): Promise<{ input: KObject; mode: ManagedFieldsMode }> {
+  const admission = core.admission();
+  if (!admission) return { input, mode };
+  const obj = decodedCopy(core, input);
+  ensureNamespace(core, ctx, obj);
+  core.strategy.defaults?.(obj);
+  const requested = clone(obj);
+  const attrs = core.admissionAttributes(ctx, { operation: 'CREATE', name: obj.metadata.name ?? '', object: obj, options: createOptions(ctx) });
+  await admission.admit(attrs);
+  return { input: attrs.object ?? obj, mode: { ...mode, requested } };
+}
+
+/** The validating admission phase of a create, on a copy of the object about to be stored. */
+export async function validateCreate(core: StoreCore, ctx: OpContext, obj: KObject): Promise<void> {
+  const admission = core.admission();
+  if (!admission) return;
+  await admission.validate(core.admissionAttributes(ctx, { operation: 'CREATE', name: obj.metadata.name ?? '', object: clone(obj), options: createOptions(ctx) }));
 }
 
 /**
@@ -84,8 +118,9 @@ export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, n
   if (strategy.tracksGeneration) meta.generation = 1;
   const sctx = strategyContext(ctx);
   // What the request sets, defaulted: the managedFields scope (the field manager runs before the strategy).
-  const requested = clone(obj);
-  strategy.defaults?.(requested);
+  const requested = mode.requested ? clone(mode.requested) : clone(obj);
+  if (!mode.requested) strategy.defaults?.(requested);
+  else Object.assign(requested.metadata, { name: meta.name, uid: meta.uid, creationTimestamp: meta.creationTimestamp });
   // The field manager runs before the strategy and validation (kube: in the handler), so a `[{}]` reset
   // never reaches validation and fields the strategy adds are nobody's.
   if (!mode.keepManagedFields) {
@@ -105,26 +140,6 @@ export function prepareCreate(core: StoreCore, ctx: OpContext, input: KObject, n
   for (const w of strategy.warnings?.(obj, undefined) ?? []) ctx.warnings.push(w);
   strategy.canonicalize?.(obj);
   return obj;
-}
-
-/**
- * NamespaceLifecycle admission for creates of namespaced objects. It is a mutating admission plugin in kube, so
- * it runs before name generation and validation: the object is named by its name, else its generateName, else
- * `Unknown`. A namespace counts as terminating by its phase.
- */
-export async function checkNamespaceForCreate(core: StoreCore, ctx: OpContext, obj: KObject): Promise<void> {
-  if (!core.def.namespaced || !core.namespaces) return;
-  const nsName = ctx.namespace;
-  if (!nsName) return;
-  const ns = await core.namespaces(nsName);
-  if (!ns) throw errors.notFound({ kind: 'namespaces', name: nsName });
-  const phase = (ns['status'] as { phase?: string } | undefined)?.phase;
-  if (phase === 'Terminating') {
-    const name = obj.metadata?.name || obj.metadata?.generateName || 'Unknown';
-    const err = errors.forbidden(core.resource(name), `unable to create new content in namespace ${nsName} because it is being terminated`);
-    err.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${nsName} is being terminated`, field: 'metadata.namespace' }];
-    throw err;
-  }
 }
 
 /** TTL for kinds kube stores with a lease: events live an hour (--event-ttl default). */
@@ -168,11 +183,12 @@ export async function createObject(core: StoreCore, ctx: OpContext, input: KObje
   const attempts = generated ? MAX_NAME_GENERATION_ATTEMPTS : 1;
   let lastError: StatusError | undefined;
   checkMetaTypes(core.def, input); // a body that does not decode fails before admission, as in kube
-  await checkNamespaceForCreate(core, ctx, input);
+  const admitted = await admitCreate(core, ctx, input, mode);
   for (let i = 0; i < attempts; i++) {
     const now = core.now();
-    const obj = prepareCreate(core, ctx, input, now, mode);
-    if (!ctx.dryRun && input.metadata?.resourceVersion) {
+    const obj = prepareCreate(core, ctx, admitted.input, now, admitted.mode);
+    await validateCreate(core, ctx, obj);
+    if (!ctx.dryRun && admitted.input.metadata?.resourceVersion) {
       // etcd3 store's ErrResourceVersionSetOnCreate, which kube answers as a bare 500.
       throw new StatusError(500, '', 'resourceVersion should not be set on objects to be created');
     }

@@ -16,6 +16,7 @@ import type { KObject } from '../machinery/objects.ts';
 import { errors } from '../machinery/errors.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { DeleteParams, DeleteResult, OpContext } from './rest.ts';
+import { optionsObject } from './admission.ts';
 import { clone, jsonEqual, rfc3339 } from './object-utils.ts';
 import { validateDeleteParams } from './options.ts';
 import { toStatusError } from './storage-errors.ts';
@@ -108,6 +109,23 @@ function decideGraceful(core: StoreCore, obj: KObject, params: DeleteParams, now
   return { graceful: true, pending: false, period };
 }
 
+/** DeleteOptions as admission sees them. */
+function deleteOptions(ctx: OpContext, params: DeleteParams): Record<string, unknown> {
+  return optionsObject('DeleteOptions', {
+    gracePeriodSeconds: params.gracePeriodSeconds, preconditions: params.preconditions, orphanDependents: params.orphanDependents,
+    propagationPolicy: params.propagationPolicy, dryRun: ctx.dryRun ? ['All'] : undefined,
+  });
+}
+
+/** Both admission phases of a delete, against the object as it is now (kube's deleteValidation, run per try). */
+export async function admitDelete(core: StoreCore, ctx: OpContext, name: string, existing: KObject, params: DeleteParams): Promise<void> {
+  const admission = core.admission();
+  if (!admission) return;
+  const attrs = core.admissionAttributes(ctx, { operation: 'DELETE', name, oldObject: existing, options: deleteOptions(ctx, params) });
+  await admission.admit(attrs);
+  await admission.validate(attrs);
+}
+
 export async function deleteObject(core: StoreCore, ctx: OpContext, name: string, params: DeleteParams): Promise<DeleteResult> {
   validateDeleteParams(params);
   if (wantsUnsafeDelete(params)) return unsafeDeleteCorrupt(core, ctx, name);
@@ -133,6 +151,7 @@ export async function deleteObject(core: StoreCore, ctx: OpContext, name: string
     const obj = clone(existing);
     const g = decideGraceful(core, obj, params, now);
     if (g.pending) return { object: existing, deleted: false };
+    await admitDelete(core, ctx, name, existing, params);
     const fin = gcFinalizers(core, obj, params);
     if (fin.changed) obj.metadata.finalizers = fin.finalizers;
     if (obj.metadata.finalizers && obj.metadata.finalizers.length === 0) delete obj.metadata.finalizers;

@@ -7,18 +7,19 @@
  *
  * Lifecycle: `createRegistry` resolves once every cache has loaded; `stop()` stops all caches (watchers end).
  */
-import type { KObject } from '../machinery/objects.ts';
 import type { ResourceDef, SubresourceDef } from '../api/types.ts';
 import { Cacher, type CacherOptions } from '../storage/cacher/cacher.ts';
 import { DirectReader } from '../storage/cacher/direct-reader.ts';
 import type { ObjectCodec, ObjectReader } from '../storage/cacher/types.ts';
 import type { Store } from '../storage/interface.ts';
 import type { RestRegistry, RestStorage } from './rest.ts';
-import { createCodec, objectKey } from './codec.ts';
+import { createCodec } from './codec.ts';
 import { GenericStore, type GenericStoreOptions } from './generic-store.ts';
 import { LazyReader } from './lazy-reader.ts';
 import { NamespaceStore } from './special/namespaces.ts';
-import type { NamespaceLookup, VersionConverter } from './store-core.ts';
+import type { VersionConverter } from './store-core.ts';
+import type { Admission } from './admission.ts';
+import { admittingCreates } from './admitting-creates.ts';
 import { createServiceAllocators, type ServiceAllocationOptions } from './services/setup.ts';
 import { ServiceRest } from './services/service-rest.ts';
 import type { Allocators } from './services/allocation.ts';
@@ -48,6 +49,11 @@ export interface RegistryOptions {
   readonly now?: () => Date;
   /** Service cluster IP / node port allocation (`--service-cluster-ip-range`, `--service-node-port-range`); off when unset. */
   readonly services?: ServiceAllocationOptions;
+  /**
+   * The admission chain every write goes through (src/admission, built after the registry: hence a getter).
+   * Without it nothing is admitted: not even NamespaceLifecycle's checks (tests that want them pass a chain).
+   */
+  readonly admission?: () => Admission | undefined;
   /** Storage for virtual defs (reviews: create-only, nothing stored); defs it returns undefined for stay unserved. */
   readonly virtualStorage?: (def: ResourceDef) => RestStorage | undefined;
   /** Wraps each stored def's storage (RBAC escalation checks); gets this registry to read other resources. */
@@ -144,18 +150,6 @@ class RegistryImpl implements Registry {
     this.prefixes.set(prefix, { reader: new LazyReader(started), stop, users: 0 });
   }
 
-  private namespaceLookup(): NamespaceLookup {
-    return async (name) => {
-      const nsDef = this.opts.catalog.lookup('', 'v1', 'namespaces');
-      const entry = nsDef && this.prefixes.get(nsDef.storagePrefix);
-      if (!nsDef || !entry) return undefined;
-      const key = objectKey(nsDef, '', name);
-      // The cache first (cheap); a miss is confirmed with a consistent read (it may have just been created).
-      const hit = (await entry.reader.get(key, { read: { kind: 'any' } })) ?? (await entry.reader.get(key, { read: { kind: 'consistent' } }));
-      return hit?.object as KObject | undefined;
-    };
-  }
-
   private addDef(def: ResourceDef): void {
     const entry = this.prefixes.get(def.storagePrefix)!;
     // A def replacing one of the same key (a CRD's new generation) keeps the prefix's user count.
@@ -165,7 +159,7 @@ class RegistryImpl implements Registry {
     const opts: GenericStoreOptions = {
       def, store: this.opts.store, reader: entry.reader, codec: codecFor([def]),
       ...(converter ? { converter } : {}),
-      namespaces: this.namespaceLookup(),
+      ...(this.opts.admission ? { admission: this.opts.admission } : {}),
       ...(this.opts.garbageCollection !== undefined ? { garbageCollection: this.opts.garbageCollection } : {}),
       ...(this.opts.watchList !== undefined ? { watchList: this.opts.watchList } : {}),
       ...(this.opts.now ? { now: this.opts.now } : {}),
@@ -185,15 +179,16 @@ class RegistryImpl implements Registry {
       for (const f of this.opts.subresourceStorages ?? []) {
         const s = f({ def, sub, main, registry: this });
         if (!s) continue;
-        this.storages.set(dkey(def.group, def.version, `${def.resource}/${sub.name}`), s);
+        this.storages.set(dkey(def.group, def.version, `${def.resource}/${sub.name}`), this.admitted(s, def, sub.name));
         break;
       }
     }
   }
 
   private addVirtual(def: ResourceDef): void {
-    const storage = this.opts.virtualStorage?.(def);
-    if (!storage) return;
+    const virtual = this.opts.virtualStorage?.(def);
+    if (!virtual) return;
+    const storage = this.admitted(virtual, def, '');
     this.storages.set(dkey(def.group, def.version, def.resource), storage);
     this.byDef.set(def, storage);
   }
@@ -211,6 +206,15 @@ class RegistryImpl implements Registry {
       this.prefixes.delete(def.storagePrefix);
       await entry.stop();
     }
+  }
+
+  admission(): Admission | undefined {
+    return this.opts.admission?.();
+  }
+
+  /** Sub-resource and virtual storages that only create (eviction, binding, token, reviews) admit here. */
+  private admitted(storage: RestStorage, def: ResourceDef, subresource: string): RestStorage {
+    return this.opts.admission ? admittingCreates(storage, { def, subresource, admission: this.opts.admission }) : storage;
   }
 
   lookup(group: string, version: string, resource: string): RestStorage | undefined {

@@ -7,6 +7,7 @@
 import type { KObject, UserInfo } from '../machinery/objects.ts';
 import type { ResourceDef } from '../api/types.ts';
 import type { CachedObject, ObjectWatch, ObjectWatchSink } from '../storage/cacher/types.ts';
+import type { Admission } from './admission.ts';
 
 /** Who asks and how: built by the handler from the request. */
 export interface OpContext {
@@ -24,6 +25,8 @@ export interface OpContext {
   readonly warnings: string[];
   /** Aborted when the client goes away or the server shuts down. */
   readonly signal?: AbortSignal;
+  /** The request's audit annotations; admission plugins and webhooks add theirs here. */
+  readonly auditAnnotations?: Record<string, string>;
   /** The server runs with AllowUnsafeMalformedObjectDeletion: LIST reports corrupt objects (StoreReadError). */
   readonly unsafeMalformedObjectDeletion?: boolean;
 }
@@ -107,4 +110,6 @@ export interface RestStorage {
 /** Finds the storage serving a resource (and sub-resource) of a group version. */
 export interface RestRegistry {
   lookup(group: string, version: string, resource: string): RestStorage | undefined;
+  /** The admission chain writes go through, for requests the registry does not see (connect). */
+  admission?(): Admission | undefined;
 }

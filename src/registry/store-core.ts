@@ -8,6 +8,7 @@ import type { Qualified } from '../machinery/errors.ts';
 import type { CachedObject, ObjectCodec, ObjectEvent, ObjectReader } from '../storage/cacher/types.ts';
 import type { KeyValue, Store } from '../storage/interface.ts';
 import type { OpContext } from './rest.ts';
+import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission.ts';
 import { DryRunStore } from './dry-run-store.ts';
 import { encodeObject, listPrefix, objectKey } from './codec.ts';
 import { registryStrategy, type RegistryStrategy } from './strategy.ts';
@@ -18,9 +19,6 @@ export interface VersionConverter {
   fromStorage(obj: KObject): KObject;
 }
 
-/** Looks up a namespace for the NamespaceLifecycle rules (undefined: it does not exist). */
-export type NamespaceLookup = (name: string) => Promise<KObject | undefined>;
-
 export interface StoreCoreOptions {
   readonly def: ResourceDef;
   /** The backend every write goes to. */
@@ -28,8 +26,8 @@ export interface StoreCoreOptions {
   /** Reads and watches (a Cacher or a DirectReader over the same store and prefix). */
   readonly reader: ObjectReader;
   readonly codec: ObjectCodec;
-  /** Namespace existence/termination checks on create; none when absent (tests, cluster-only setups). */
-  readonly namespaces?: NamespaceLookup;
+  /** The admission chain writes go through (src/registry/admission.ts); none when absent (tests). */
+  readonly admission?: () => Admission | undefined;
   /** kube-apiserver's --enable-garbage-collector (default true): deletes add orphan/foregroundDeletion finalizers. */
   readonly garbageCollection?: boolean;
   /** The WatchList feature (sendInitialEvents); default true. */
@@ -45,12 +43,12 @@ export class StoreCore {
   readonly store: Store;
   readonly reader: ObjectReader;
   readonly codec: ObjectCodec;
-  readonly namespaces?: NamespaceLookup;
   readonly garbageCollection: boolean;
   readonly watchList: boolean;
   readonly now: () => Date;
   readonly converter?: VersionConverter;
   private readonly dryRunStore: Store;
+  private readonly admissionOf: () => Admission | undefined;
   /** Converted views of shared cache entries and events: one per revision, so encodings are still made once. */
   private readonly views = new WeakMap<CachedObject, CachedObject>();
   private readonly eventViews = new WeakMap<ObjectEvent, ObjectEvent>();
@@ -60,7 +58,7 @@ export class StoreCore {
     this.store = opts.store;
     this.reader = opts.reader;
     this.codec = opts.codec;
-    if (opts.namespaces) this.namespaces = opts.namespaces;
+    this.admissionOf = opts.admission ?? (() => undefined);
     this.garbageCollection = opts.garbageCollection ?? true;
     this.watchList = opts.watchList ?? true;
     this.now = opts.now ?? (() => new Date());
@@ -130,6 +128,28 @@ export class StoreCore {
       this.eventViews.set(e, v);
     }
     return v;
+  }
+
+  /** The admission chain, when the server runs one. */
+  admission(): Admission | undefined {
+    return this.admissionOf();
+  }
+
+  /**
+   * Admission attributes of a write to this resource (or its `ctx.subresource`): kind and resource are the
+   * served ones; `options` is the request's Create/Update/DeleteOptions.
+   */
+  admissionAttributes(ctx: OpContext, a: { operation: AdmissionOperation; name: string; object?: KObject; oldObject?: KObject; options?: Record<string, unknown> }): AdmissionAttributes {
+    const resource = { group: this.def.group, version: this.def.version, resource: this.def.resource };
+    const sub = ctx.subresource ? this.def.subresources?.find((s) => s.name === ctx.subresource) : undefined;
+    const kind = sub?.kind ?? { group: this.def.group, version: this.def.version, kind: this.def.kind };
+    return {
+      operation: a.operation, kind, resource, subresource: ctx.subresource,
+      requestKind: kind, requestResource: resource, requestSubResource: ctx.subresource,
+      name: a.name, namespace: this.def.namespaced ? ctx.namespace : '',
+      object: a.object, oldObject: a.oldObject, options: a.options, dryRun: ctx.dryRun, user: ctx.user,
+      warnings: ctx.warnings, auditAnnotations: ctx.auditAnnotations ?? {}, reinvocation: { requested: false, running: false },
+    };
   }
 
   apiVersion(): string {

@@ -16,7 +16,8 @@ import type { KObject } from '../machinery/objects.ts';
 import { errors, type FieldError } from '../machinery/errors.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { OpContext, UpdateFn } from './rest.ts';
-import { checkNamespaceForCreate, customView, decodedCopy, ensureNamespace, prepareCreate, strategyContext, withRevision, writeCreate, type ManagedFieldsMode } from './create.ts';
+import { admitCreate, customView, decodedCopy, ensureNamespace, prepareCreate, strategyContext, validateCreate, withRevision, writeCreate, type ManagedFieldsMode } from './create.ts';
+import { optionsObject } from './admission.ts';
 import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
 import { clone, comparable, jsonEqual, specPart } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
@@ -40,6 +41,13 @@ export interface UpdateLoopOptions extends ManagedFieldsMode {
   readonly afterPrepare?: (obj: KObject, old: KObject) => void;
   /** Decides whether an update that empties finalizers deletes the object (default: kube's rule). */
   readonly shouldDelete?: (obj: KObject, old: KObject) => boolean;
+  /** False when the caller runs admission itself on other objects (the scale sub-resource admits Scales). */
+  readonly admission?: boolean;
+}
+
+/** UpdateOptions as admission sees them. */
+function updateOptions(ctx: OpContext): Record<string, unknown> {
+  return optionsObject('UpdateOptions', { dryRun: ctx.dryRun ? ['All'] : undefined, fieldManager: ctx.fieldManager });
 }
 
 /** kube's ShouldDeleteDuringUpdate. */
@@ -60,8 +68,9 @@ export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, o
   if (om.generation !== undefined) meta.generation = om.generation;
   else delete meta.generation;
   const sctx = strategyContext(ctx);
-  const requested = clone(obj);
-  core.strategy.defaults?.(requested);
+  const requested = clone(mode.requested ?? obj);
+  if (!mode.requested) core.strategy.defaults?.(requested);
+  else requested.metadata.generation = meta.generation;
   // The field manager runs before the strategy and validation (kube: in the handler), so a `[{}]` reset
   // never reaches validation and fields the strategy adds are nobody's.
   if (!mode.keepManagedFields) {
@@ -127,8 +136,9 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
       checkMetaTypes(core.def, desired);
       const input = clone(desired);
       if (input.metadata) delete input.metadata.resourceVersion;
-      await checkNamespaceForCreate(core, ctx, input);
-      const obj = prepareCreate(core, ctx, input, now, opts);
+      const admitted = opts.admission === false ? { input, mode: opts } : await admitCreate(core, ctx, input, opts);
+      const obj = prepareCreate(core, ctx, admitted.input, now, admitted.mode);
+      if (opts.admission !== false) await validateCreate(core, ctx, obj);
       const res = await writeCreate(core, ctx, obj);
       if (res.ok) return { object: res.object, created: true };
       // Someone created it meanwhile: update that one instead.
@@ -152,8 +162,24 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     } else if (givenRv !== existing.metadata.resourceVersion) {
       throw errors.conflict(core.resource(name));
     }
-    const obj = prepareUpdate(core, ctx, input, existing, now, opts);
+    const admission = opts.admission === false ? undefined : core.admission();
+    let mode: ManagedFieldsMode = opts;
+    let admittedInput = input;
+    if (admission) {
+      // Mutating admission sees the request decoded and defaulted, with the current object as oldObject.
+      const requested = decodedCopy(core, input);
+      ensureNamespace(core, ctx, requested);
+      core.strategy.defaults?.(requested);
+      const attrs = core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: clone(requested), oldObject: existing, options: updateOptions(ctx) });
+      await admission.admit(attrs);
+      admittedInput = attrs.object ?? requested;
+      mode = { ...opts, requested };
+    }
+    const obj = prepareUpdate(core, ctx, admittedInput, existing, now, mode);
     opts.afterPrepare?.(obj, existing);
+    if (admission) {
+      await admission.validate(core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: clone(obj), oldObject: existing, options: updateOptions(ctx) }));
+    }
     if ((opts.shouldDelete ?? defaultShouldDelete)(obj, existing)) {
       let del;
       try {

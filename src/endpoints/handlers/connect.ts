@@ -43,8 +43,58 @@ export interface ConnectScope {
 
 const DEFAULT_KUBELET_PORT = 10250;
 
+/** The connect options kind of a sub-resource (v1), as admission sees the request. */
+const CONNECT_OPTIONS: Readonly<Record<string, string>> = {
+  'pods/exec': 'PodExecOptions', 'pods/attach': 'PodAttachOptions', 'pods/portforward': 'PodPortForwardOptions',
+  'pods/proxy': 'PodProxyOptions', 'services/proxy': 'ServiceProxyOptions', 'nodes/proxy': 'NodeProxyOptions',
+};
+
+/** The options object built from the query (and the proxy path), as kube decodes it for admission. */
+function connectOptions(ctx: RequestContext, kind: string, rest: string): Record<string, unknown> {
+  const q = ctx.query;
+  const out: Record<string, unknown> = { kind, apiVersion: 'v1' };
+  const bool = (k: string) => { const v = q.get(k); if (v === 'true' || v === '1') out[k] = true; };
+  if (kind === 'PodExecOptions' || kind === 'PodAttachOptions') {
+    for (const k of ['stdin', 'stdout', 'stderr', 'tty']) bool(k);
+    const container = q.get('container');
+    if (container) out['container'] = container;
+    if (kind === 'PodExecOptions') {
+      const command = q.getAll('command');
+      if (command.length) out['command'] = command;
+    }
+  } else if (kind === 'PodPortForwardOptions') {
+    const ports = q.getAll('ports').flatMap((p) => p.split(',')).map(Number).filter((n) => Number.isInteger(n));
+    if (ports.length) out['ports'] = ports;
+  } else if (rest) {
+    out['path'] = rest;
+  }
+  return out;
+}
+
+/** CONNECT admission (kube's connect handler runs both phases before the connecter); logs are a GET, not admitted. */
+async function admitConnect(ctx: RequestContext, c: ConnectScope): Promise<void> {
+  const s = c.scope;
+  const optionsKind = CONNECT_OPTIONS[`${s.resource}/${s.subresource}`];
+  const admission = c.registry.admission?.();
+  if (!optionsKind || !admission) return;
+  const def = s.storage.def;
+  const resource = { group: def.group, version: def.version, resource: def.resource };
+  const kind = { group: '', version: 'v1', kind: optionsKind };
+  const attrs = {
+    operation: 'CONNECT' as const, kind, resource, subresource: s.subresource,
+    requestKind: kind, requestResource: resource, requestSubResource: s.subresource,
+    name: s.name, namespace: def.namespaced ? s.namespace : '',
+    object: connectOptions(ctx, optionsKind, c.rest) as KObject, oldObject: undefined, options: undefined,
+    dryRun: false, user: ctx.user, warnings: ctx.warnings, auditAnnotations: (ctx.auditAnnotations ??= {}),
+    reinvocation: { requested: false, running: false },
+  };
+  await admission.admit(attrs);
+  await admission.validate(attrs);
+}
+
 export async function handleConnect(ctx: RequestContext, c: ConnectScope): Promise<void> {
   const { scope: s } = c;
+  await admitConnect(ctx, c);
   if (s.resource === 'services') return proxyToService(ctx, c);
   if (s.resource === 'nodes') return proxyToNode(ctx, c);
   const { name, port, scheme } = s.subresource === 'proxy' ? splitSchemeNamePort(s.name, 'pods') : { name: s.name, port: '', scheme: '' };

@@ -73,6 +73,10 @@ export function opContext(ctx: RequestContext, s: HandlerScope, o: { dryRun?: bo
     subresource: s.subresource,
     ...(s.name ? { name: s.name } : {}),
     warnings: ctx.warnings,
+    // Created on first use (admission, audit): most reads never need one.
+    get auditAnnotations() {
+      return (ctx.auditAnnotations ??= {});
+    },
     signal: ctx.signal,
     ...(ctx.unsafeMalformedObjectDeletion ? { unsafeMalformedObjectDeletion: true } : {}),
   };

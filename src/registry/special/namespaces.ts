@@ -6,14 +6,15 @@
  *   take spec.finalizers from the body;
  * - delete: the first one sets deletionTimestamp and phase `Terminating` (plus orphan/foregroundDeletion finalizers
  *   as asked) and keeps the namespace; later ones return it unchanged while spec.finalizers is non-empty, and
- *   remove it once both finalizer lists are empty; `default`, `kube-system` and `kube-public` may not be deleted;
+ *   remove it once both finalizer lists are empty (NamespaceLifecycle admission refuses to delete `default`,
+ *   `kube-system` and `kube-public`);
  * - an update (e.g. `finalize`) that leaves a deleted namespace without any finalizer removes it.
  */
 import type { KObject } from '../../machinery/objects.ts';
 import { errors, field, type FieldError } from '../../machinery/errors.ts';
 import type { KeyValue } from '../../storage/interface.ts';
 import type { DeleteParams, DeleteResult, OpContext } from '../rest.ts';
-import { deleteObject, gcFinalizers } from '../delete.ts';
+import { admitDelete, deleteObject, gcFinalizers } from '../delete.ts';
 import { GenericStore, type GenericStoreOptions } from '../generic-store.ts';
 import { clone, rfc3339 } from '../object-utils.ts';
 import { validateDeleteParams } from '../options.ts';
@@ -21,7 +22,6 @@ import { toStatusError } from '../storage-errors.ts';
 import { defaultShouldDelete, type UpdateLoopOptions } from '../update.ts';
 import { isQualifiedName } from '../validation/names.ts';
 
-export const IMMORTAL_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public'];
 const METADATA_NAME_LABEL = 'kubernetes.io/metadata.name';
 
 interface NamespaceSpec { finalizers?: string[] }
@@ -120,8 +120,6 @@ export class NamespaceStore extends GenericStore {
   override async delete(ctx: OpContext, name: string, params: DeleteParams): Promise<DeleteResult> {
     this.checkSubresource(ctx, []);
     validateDeleteParams(params);
-    // NamespaceLifecycle admission.
-    if (IMMORTAL_NAMESPACES.includes(name)) throw errors.forbidden({ kind: 'namespaces', name }, 'this namespace may not be deleted');
     const core = this.core;
     const key = core.key(ctx, name);
     const site = { op: 'delete' as const, resource: 'namespaces' };
@@ -143,6 +141,7 @@ export class NamespaceStore extends GenericStore {
       }
       if (!existing.metadata.deletionTimestamp) {
         // First delete: start termination; the namespace controller empties it and then finalizes.
+        await admitDelete(core, ctx, name, existing, params);
         const obj = clone(existing);
         obj.metadata.deletionTimestamp = rfc3339(core.now());
         obj['status'] = { ...((obj['status'] as Record<string, unknown>) ?? {}), phase: 'Terminating' };

@@ -16,6 +16,7 @@ import { getObject } from '../get-list.ts';
 import { clone } from '../object-utils.ts';
 import type { StoreCore } from '../store-core.ts';
 import { updateLoop } from '../update.ts';
+import { optionsObject } from '../admission.ts';
 
 interface LabelSelectorRequirement { key: string; operator: string; values?: string[] }
 interface LabelSelector { matchLabels?: Record<string, string>; matchExpressions?: LabelSelectorRequirement[] }
@@ -134,7 +135,7 @@ export async function scaleUpdate(core: StoreCore, ctx: OpContext, name: string,
   const res = await updateLoop(core, ctx, name, async (parent) => {
     if (!parent) throw errors.notFound(core.resource(name));
     const current = scaleForWrite(core, parent);
-    const desired = await produce(clone(current));
+    let desired = await produce(clone(current));
     const gvk = scaleKind(core);
     const spec = desired['spec'] as unknown;
     if (spec !== undefined && spec !== null && (typeof spec !== 'object' || Array.isArray(spec))) {
@@ -145,13 +146,23 @@ export async function scaleUpdate(core: StoreCore, ctx: OpContext, name: string,
       const jt = typeof replicas === 'number' ? `number ${replicas}` : Array.isArray(replicas) ? 'array' : typeof replicas === 'boolean' ? 'bool' : typeof replicas;
       throw decodeError(gvk.kind, gvk.version, jt, 'ScaleSpec.spec.replicas', 'int32');
     }
-    if (replicas < 0) {
-      throw errors.invalid({ kind: gvk.kind, group: gvk.group, name }, [field.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+    const admission = core.admission();
+    if (admission) {
+      // Admission sees Scales (kube's scale REST converts before its update validation), not the parent.
+      const attrs = core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: clone(desired), oldObject: current,
+        options: optionsObject('UpdateOptions', { dryRun: ctx.dryRun ? ['All'] : undefined, fieldManager: ctx.fieldManager }) });
+      await admission.admit(attrs);
+      desired = attrs.object ?? desired;
+      await admission.validate({ ...attrs, object: clone(desired) });
+    }
+    const admittedReplicas = ((desired['spec'] as { replicas?: unknown } | null | undefined)?.replicas ?? 0) as number;
+    if (admittedReplicas < 0) {
+      throw errors.invalid({ kind: gvk.kind, group: gvk.group, name }, [field.invalid('spec.replicas', admittedReplicas, 'must be greater than or equal to 0')]);
     }
     const next = clone(parent);
     const custom = customScale(core);
-    if (custom) writePath(next, custom.specReplicasPath, replicas);
-    else next['spec'] = { ...((next['spec'] as Record<string, unknown>) ?? {}), replicas };
+    if (custom) writePath(next, custom.specReplicasPath, admittedReplicas);
+    else next['spec'] = { ...((next['spec'] as Record<string, unknown>) ?? {}), replicas: admittedReplicas };
     // The Scale's resourceVersion guards the parent (empty = unconditional).
     next.metadata.resourceVersion = desired.metadata?.resourceVersion || parent.metadata.resourceVersion;
     let scaleEntries: ManagedFieldsEntry[] | undefined;
@@ -166,6 +177,6 @@ export async function scaleUpdate(core: StoreCore, ctx: OpContext, name: string,
     if (entries?.length) next.metadata.managedFields = entries;
     else delete next.metadata.managedFields;
     return next;
-  }, { requireResourceVersion: false, allowCreate: false, neverCreate: true, keepManagedFields: true });
+  }, { requireResourceVersion: false, allowCreate: false, neverCreate: true, keepManagedFields: true, admission: false });
   return { object: toScale(core, res.object), created: false };
 }

@@ -8,6 +8,8 @@ import { StatusError } from '../../machinery/errors.ts';
 import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import { MemoryStore } from '../../storage/memory/memory-store.ts';
+import { AdmissionChain } from '../../admission/chain.ts';
+import { namespaceLifecycle } from '../../admission/plugins/namespace-lifecycle.ts';
 import type { ObjectEvent, ObjectWatchSink } from '../../storage/cacher/types.ts';
 import type { OpContext } from '../rest.ts';
 import { createRegistry, type CatalogLike, type Registry, type RegistryOptions } from '../registry.ts';
@@ -75,10 +77,18 @@ export interface TestEnv {
   close(): Promise<void>;
 }
 
-/** A registry over a fresh MemoryStore with namespaces `default` (Active) and `gone` (Terminating). */
+/**
+ * A registry over a fresh MemoryStore with namespaces `default` (Active) and `gone` (Terminating), admitting
+ * through NamespaceLifecycle (as every server does) unless `admission` is given.
+ */
 export async function testEnv(opts: Partial<Omit<RegistryOptions, 'store' | 'catalog'>> & { defs?: readonly ResourceDef[]; bare?: boolean } = {}): Promise<TestEnv> {
   const store = new MemoryStore();
-  const registry = await createRegistry({ catalog: testCatalog(opts.defs), store, cache: opts.cache ?? false, ...opts });
+  let chain: AdmissionChain | undefined;
+  const registry = await createRegistry({ catalog: testCatalog(opts.defs), store, cache: opts.cache ?? false, admission: () => chain, ...opts });
+  chain = new AdmissionChain([namespaceLifecycle({
+    registry, authorizer: () => ({ name: 'none', authorize: () => ({ kind: 'no-opinion' }) }), featureEnabled: () => false,
+    config: undefined, configDir: '.', log: () => {}, now: () => new Date(),
+  })]);
   if (!opts.bare) {
     const ns = registry.lookup('', 'v1', 'namespaces')!;
     await ns.create(sys(''), { metadata: { name: 'default' } }, {});

@@ -1,0 +1,39 @@
+/**
+ * Builds the admission chain from the flags: the enabled plugins in kube's order, each made by its factory with
+ * its configuration. Built after the registry (plugins read through it) and handed to the registry as a getter.
+ */
+import { OptionsError } from '../machinery/errors.ts';
+import { AdmissionChain } from './chain.ts';
+import { enabledPlugins, readAdmissionConfig, type AdmissionOptions } from './config.ts';
+import { pluginFactory } from './plugin-catalog.ts';
+import type { AdmissionPlugin, PluginContext } from './types.ts';
+import './plugins/index.ts';
+
+export { AdmissionChain } from './chain.ts';
+export type { AdmissionOptions } from './config.ts';
+
+export interface AdmissionDeps extends Omit<PluginContext, 'config' | 'configDir'> {
+  readonly options: AdmissionOptions;
+}
+
+/** Plugins kube has that Keelson refuses by name when asked for (instead of pretending to run them). */
+const REFUSED: Readonly<Record<string, string>> = {
+  ImagePolicyWebhook: 'ImagePolicyWebhook is not supported by Keelson (it needs an image review backend); use a ValidatingAdmissionWebhook',
+};
+
+export async function buildAdmission(deps: AdmissionDeps): Promise<AdmissionChain> {
+  const names = enabledPlugins(deps.options);
+  const configs = readAdmissionConfig(deps.options.configFile);
+  const plugins: AdmissionPlugin[] = [];
+  const explicitlyEnabled = new Set(deps.options.enablePlugins ?? []);
+  for (const name of names) {
+    if (REFUSED[name]) throw new OptionsError(REFUSED[name]);
+    const factory = pluginFactory(name);
+    if (!factory) {
+      if (explicitlyEnabled.has(name)) throw new OptionsError(`admission plugin ${JSON.stringify(name)} is not implemented by Keelson`);
+      continue;
+    }
+    plugins.push(await factory({ ...deps, config: configs.get(name), configDir: configs.dirOf(name) }));
+  }
+  return new AdmissionChain(plugins);
+}

@@ -1,0 +1,3 @@
+/** Loads every plugin module (each registers its factories with src/admission/plugin-catalog.ts). */
+import './always.ts';
+import './namespace-lifecycle.ts';
