@@ -193,7 +193,9 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
       storage, def, group, version, resource: p.resource, subresource: p.subresource, kind, apiVersion,
       namespace: def.namespaced ? p.namespace : '',
       name: p.name,
-      render: { def, kind, apiVersion, group, protobuf: supportsProtobuf(apiVersion, kind), ...(table ? {} : { table: false }) },
+      // A custom resource's own objects are JSON only, even when its kind shares a name with a meta/v1 kind;
+      // its Scale (autoscaling/v1) has a protobuf form.
+      render: { def, kind, apiVersion, group, protobuf: supportsProtobuf(apiVersion, kind) && !(def.custom && kind === def.kind), ...(table ? {} : { table: false }) },
       isKnownKind,
       ...fieldSchemaOf(def, apiVersion, kind),
     };

@@ -248,7 +248,7 @@ void test('TokenRequest and the reviews in protobuf: request decoded, answer enc
   ];
   for (const [path, body, check] of cases) {
     const apiVersion = path.includes('authentication') ? 'authentication.k8s.io/v1' : 'authorization.k8s.io/v1';
-    const r = await send('POST', path, encodeProtobuf({ apiVersion, metadata: {}, ...body } as { apiVersion: string; kind: string }));
+    const r = await send('POST', path, encodeProtobuf({ apiVersion, metadata: {}, ...body } as unknown as { apiVersion: string; kind: string }));
     assert.equal(r.status, 201, `${path}: ${r.text.slice(0, 300)}`);
     const o = pbObject(r);
     assert.equal(o.kind, body['kind']);

@@ -371,14 +371,15 @@ function metaMessage(kind: string): MessageSpec | undefined {
 /**
  * The message describing (apiVersion, kind), or undefined when the catalog has no protobuf schema for it: a
  * built-in group version's own kinds, the meta/v1 kinds registered into each of them, the unversioned `v1`
- * kinds (Status) and meta.k8s.io's. Custom resource groups have none (their objects are JSON only; a
- * DeleteOptions body sent to them is decoded by kind, see decodeDeleteOptionsProtobuf).
+ * kinds (Status) and meta.k8s.io's. Other groups (custom resources) have only the meta/v1 kinds: their own
+ * objects are JSON only, so their endpoints must not offer protobuf for them (a CRD may name a kind
+ * `DeleteOptions`).
  */
 export function protobufMessageFor(apiVersion: string, kind: string): MessageSpec | undefined {
   const metaKinds = META_GROUP_KINDS[apiVersion];
   if (metaKinds) return metaKinds.has(kind) ? metaMessage(kind) : undefined;
   const pkg = packageOf(apiVersion);
-  if (pkg === undefined) return undefined;
+  if (pkg === undefined) return GROUP_VERSION_META_KINDS.has(kind) && /^[^/]+\/[^/]+$/.test(apiVersion) ? metaMessage(kind) : undefined;
   if (hasMessage(`${pkg}.${kind}`)) return messageSpec(`${pkg}.${kind}`);
   if (GROUP_VERSION_META_KINDS.has(kind) || (apiVersion === 'v1' && UNVERSIONED_KINDS.has(kind))) return metaMessage(kind);
   return undefined;

@@ -47,9 +47,11 @@ describe('meta/v1 kinds in every group version', () => {
     assert.equal(protobufMessageFor('meta.k8s.io/v1beta1', 'DeleteOptions'), undefined);
     assert.equal(protobufMessageFor('meta.k8s.io/v1', 'ObjectMeta'), undefined);
   });
-  it('custom resource groups have no protobuf kinds (their objects are JSON only)', () => {
-    assert.equal(protobufMessageFor('stable.example.com/v1', 'DeleteOptions'), undefined);
+  it('custom resource groups have the meta/v1 kinds only (their own objects are JSON only)', () => {
+    for (const kind of GROUP_VERSION_META_KINDS) assert.equal(protobufMessageFor('stable.example.com/v1', kind)?.fullName, `meta.${kind}`);
+    assert.equal(protobufMessageFor('stable.example.com/v1', 'Widget'), undefined);
     assert.equal(protobufMessageFor('apps.example.com/v1', 'Deployment'), undefined);
+    assert.equal(protobufMessageFor('stable.example.com/v1', 'Status'), undefined);
   });
 });
 
