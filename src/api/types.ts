@@ -69,6 +69,11 @@ export interface SubresourceDef {
   /** Kind served by the sub-resource (`Scale` in group autoscaling/v1 for scale). Same kind when unset. */
   kind?: GroupVersionKind;
   verbs: Verb[];
+  /**
+   * `false`: the sub-resource has no Table form (kube's REST for it is no TableConvertor: pods/binding,
+   * pods/eviction, serviceaccounts/token, certificatesigningrequests/approval), so asking for one is a 406.
+   */
+  table?: false;
 }
 
 /**

@@ -156,9 +156,13 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
     let verbs: readonly Verb[] = def.verbs;
     let kind = def.kind;
     let apiVersion = apiVersionOf(def);
+    // Virtual kinds that cannot be listed (reviews, bindings) have no Table form in kube: their REST is no
+    // TableConvertor. Listable ones (componentstatuses) must have one.
+    let table = !(def.virtual === true && !def.verbs.includes('list'));
     if (p.subresource) {
       const sub = def.subresources?.find((s) => s.name === p.subresource);
       if (!sub || !p.name) throw notFound();
+      if (sub.table === false) table = false;
       storage = registry.lookup(group, version, `${p.resource}/${p.subresource}`) ?? main;
       verbs = sub.verbs;
       if (sub.kind) {
@@ -189,7 +193,9 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
       storage, def, group, version, resource: p.resource, subresource: p.subresource, kind, apiVersion,
       namespace: def.namespaced ? p.namespace : '',
       name: p.name,
-      render: { def, kind, apiVersion, group, protobuf: supportsProtobuf(apiVersion, kind) },
+      // A custom resource's own objects are JSON only, even when its kind shares a name with a meta/v1 kind;
+      // its Scale (autoscaling/v1) has a protobuf form.
+      render: { def, kind, apiVersion, group, protobuf: supportsProtobuf(apiVersion, kind) && !(def.custom && kind === def.kind), ...(table ? {} : { table: false }) },
       isKnownKind,
       ...fieldSchemaOf(def, apiVersion, kind),
     };

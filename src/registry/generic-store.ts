@@ -28,6 +28,8 @@ const DELETE_COLLECTION_WORKERS = 16;
 
 /** Pod sub-resources served as views of the pod itself (get/update/patch), with their own update rules. */
 const POD_SPEC_SUBRESOURCES = ['ephemeralcontainers', 'resize'];
+/** Sub-resources served by the store with their own strategy rules (certificatesigningrequests/approval). */
+const STRATEGY_SUBRESOURCES = ['approval'];
 
 export class GenericStore implements RestStorage {
   protected readonly core: StoreCore;
@@ -55,7 +57,7 @@ export class GenericStore implements RestStorage {
   }
 
   async get(ctx: OpContext, name: string, params: GetParams): Promise<CachedObject> {
-    this.checkSubresource(ctx, ['status', 'scale', ...POD_SPEC_SUBRESOURCES]);
+    this.checkSubresource(ctx, ['status', 'scale', ...POD_SPEC_SUBRESOURCES, ...STRATEGY_SUBRESOURCES]);
     if (ctx.subresource === 'scale') return scaleGet(this.core, ctx, name, params);
     return getObject(this.core, ctx, name, params);
   }
@@ -76,7 +78,7 @@ export class GenericStore implements RestStorage {
   }
 
   async update(ctx: OpContext, name: string, obj: KObject, params: WriteParams): Promise<{ object: KObject; created: boolean }> {
-    this.checkSubresource(ctx, ['status', 'scale', ...POD_SPEC_SUBRESOURCES]);
+    this.checkSubresource(ctx, ['status', 'scale', ...POD_SPEC_SUBRESOURCES, ...STRATEGY_SUBRESOURCES]);
     const keepManagedFields = params.keepManagedFields === true;
     if (ctx.subresource === 'scale') return scaleUpdate(this.core, ctx, name, () => obj, { requireResourceVersion: false, keepManagedFields });
     return updateLoop(this.core, ctx, name, () => obj, {
@@ -90,7 +92,7 @@ export class GenericStore implements RestStorage {
 
   async guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean }): Promise<{ object: KObject; created: boolean }> {
     // `binding`: the pods/binding REST's own write (spec.nodeName + PodScheduled), past the spec rules.
-    this.checkSubresource(ctx, ['status', 'scale', 'binding', ...POD_SPEC_SUBRESOURCES]);
+    this.checkSubresource(ctx, ['status', 'scale', 'binding', ...POD_SPEC_SUBRESOURCES, ...STRATEGY_SUBRESOURCES]);
     const keepManagedFields = params.keepManagedFields === true;
     if (ctx.subresource === 'scale') return scaleUpdate(this.core, ctx, name, mutate, { requireResourceVersion: false, keepManagedFields });
     return updateLoop(this.core, ctx, name, mutate, {

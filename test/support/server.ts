@@ -111,7 +111,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       session.on('error', reject);
       const headers: http2.OutgoingHttpHeaders = { ':method': method, ':path': p, ...o.headers };
       if (body && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-      const st = session.request(headers);
+      // Node ends DELETE (and GET/HEAD) streams at once unless told otherwise: a body must still go out.
+      const st = session.request(headers, body ? { endStream: false } : {});
       const timer = setTimeout(() => { session.destroy(); reject(new Error(`${method} ${p}: no answer within ${o.timeoutMs ?? 15_000} ms`)); }, o.timeoutMs ?? 15_000);
       let resHeaders: http2.IncomingHttpHeaders = {};
       const chunks: Buffer[] = [];

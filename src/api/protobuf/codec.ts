@@ -8,7 +8,7 @@
  * RFC 3339, IntOrString as number or string, Quantity as its string, FieldsV1/RawExtension as embedded JSON.
  * Decoding never drops data silently: a field number the schema does not know is an error.
  */
-import { messageSpec, type FieldSpec, type MessageSpec, type ScalarType, type ValueType } from './schema.ts';
+import { hasMessage, messageSpec, type FieldSpec, type MessageSpec, type ScalarType, type ValueType } from './schema.ts';
 import { ProtobufDecodeError, Reader, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT, Writer } from './wire.ts';
 import './messages/index.ts';
 
@@ -349,15 +349,40 @@ export function packageOf(apiVersion: string): string | undefined {
   return pkg === undefined ? undefined : `${pkg}.${apiVersion.slice(slash + 1)}`;
 }
 
-/** The message describing (apiVersion, kind), or undefined when the catalog has no protobuf schema for it. */
+/**
+ * meta/v1 kinds every group version knows besides its own (kube's metav1.AddToGroupVersion): the options
+ * types and WatchEvent. A typed client sends e.g. `apps/v1`, Kind=DeleteOptions, or `v1` for the core group.
+ */
+export const GROUP_VERSION_META_KINDS: ReadonlySet<string> = new Set([
+  'ListOptions', 'GetOptions', 'DeleteOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions', 'WatchEvent',
+]);
+/** Unversioned kinds: written as apiVersion `v1` whatever the group (kube's metav1.Unversioned). */
+const UNVERSIONED_KINDS: ReadonlySet<string> = new Set(['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList']);
+/** meta.k8s.io itself: the options and WatchEvent, and the conversion targets (AddMetaToScheme). */
+const META_GROUP_KINDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  'meta.k8s.io/v1': new Set([...GROUP_VERSION_META_KINDS, 'Table', 'TableOptions', 'PartialObjectMetadata', 'PartialObjectMetadataList']),
+  'meta.k8s.io/v1beta1': new Set(['Table', 'TableOptions', 'PartialObjectMetadata', 'PartialObjectMetadataList']),
+};
+
+function metaMessage(kind: string): MessageSpec | undefined {
+  return hasMessage(`meta.${kind}`) ? messageSpec(`meta.${kind}`) : undefined;
+}
+
+/**
+ * The message describing (apiVersion, kind), or undefined when the catalog has no protobuf schema for it: a
+ * built-in group version's own kinds, the meta/v1 kinds registered into each of them, the unversioned `v1`
+ * kinds (Status) and meta.k8s.io's. Other groups (custom resources) have only the meta/v1 kinds: their own
+ * objects are JSON only, so their endpoints must not offer protobuf for them (a CRD may name a kind
+ * `DeleteOptions`).
+ */
 export function protobufMessageFor(apiVersion: string, kind: string): MessageSpec | undefined {
+  const metaKinds = META_GROUP_KINDS[apiVersion];
+  if (metaKinds) return metaKinds.has(kind) ? metaMessage(kind) : undefined;
   const pkg = packageOf(apiVersion);
-  if (pkg === undefined) return undefined;
-  try {
-    return messageSpec(`${pkg}.${kind}`);
-  } catch {
-    return undefined;
-  }
+  if (pkg === undefined) return GROUP_VERSION_META_KINDS.has(kind) && /^[^/]+\/[^/]+$/.test(apiVersion) ? metaMessage(kind) : undefined;
+  if (hasMessage(`${pkg}.${kind}`)) return messageSpec(`${pkg}.${kind}`);
+  if (GROUP_VERSION_META_KINDS.has(kind) || (apiVersion === 'v1' && UNVERSIONED_KINDS.has(kind))) return metaMessage(kind);
+  return undefined;
 }
 
 export function supportsProtobuf(apiVersion: string, kind: string): boolean {

@@ -10,7 +10,8 @@ import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import type { RequestContext } from '../../request/context.ts';
 import { errors, StatusError } from '../../machinery/errors.ts';
-import { decodeProtobuf } from '../../api/protobuf/codec.ts';
+import { decodeEnvelope, decodeMessage, decodeProtobuf } from '../../api/protobuf/codec.ts';
+import { messageSpec } from '../../api/protobuf/schema.ts';
 import { JsonSyntaxError, scanJson, type ScanOptions, type SchemaNode } from '../../machinery/json/scan.ts';
 import { typeErrorFor } from './type-check.ts';
 import { CBOR, CborDecodeError, decodeCborValue } from './cbor.ts';
@@ -376,10 +377,64 @@ export function reportStrict(strict: readonly string[], directive: 'Ignore' | 'W
   throw errors.badRequest(`${prefix}: strict decoding error: ${strict.join(', ')}`);
 }
 
-/** Decodes an optional DeleteOptions body (JSON or YAML); undefined for an empty body. */
+/** Where kube-apiserver decodes DeleteOptions bodies: the meta internal scheme (its name in errors). */
+const META_SCHEME = 'k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go:27';
+/**
+ * Kinds that scheme registers by kind alone, in every version ("allow delete options to be decoded across all
+ * versions"), and the unversioned ones (Status, discovery kinds).
+ */
+const ANY_VERSION_META_KINDS: ReadonlySet<string> = new Set([
+  'DeleteOptions', 'CreateOptions', 'UpdateOptions', 'Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList',
+]);
+/** What else it registers per version (the options, WatchEvent and conversion targets). */
+const META_SCHEME_KINDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  'meta.k8s.io/v1': new Set(['ListOptions', 'GetOptions', 'PatchOptions', 'WatchEvent', 'Table', 'TableOptions', 'PartialObjectMetadata', 'PartialObjectMetadataList']),
+  'meta.k8s.io/v1beta1': new Set(['Table', 'TableOptions', 'PartialObjectMetadata', 'PartialObjectMetadataList']),
+};
+
+/**
+ * The 400 kube's delete handlers answer for a body of another kind than DeleteOptions, or undefined when the
+ * body is a DeleteOptions. A missing apiVersion/kind is defaulted to meta.k8s.io/v1, Kind=DeleteOptions; any
+ * apiVersion is accepted with Kind=DeleteOptions (typed clients send their own group version: `v1`, `apps/v1`,
+ * `apiextensions.k8s.io/v1`, … and custom resource groups' clients theirs).
+ */
+export function deleteOptionsKindError(apiVersion: string, kind: string): StatusError | undefined {
+  const k = kind === '' ? 'DeleteOptions' : kind;
+  if (k === 'DeleteOptions') return undefined;
+  const gv = apiVersion === '' ? 'meta.k8s.io/v1' : apiVersion;
+  if (ANY_VERSION_META_KINDS.has(k) || META_SCHEME_KINDS[gv]?.has(k)) {
+    return errors.badRequest(`converting (v1.${k}) to (v1.DeleteOptions): unknown conversion`);
+  }
+  return errors.badRequest(`no kind ${JSON.stringify(k)} is registered for version ${JSON.stringify(gv)} in scheme ${JSON.stringify(META_SCHEME)}`);
+}
+
+/**
+ * A protobuf DeleteOptions body: the meta/v1 message whatever group version the envelope names (see
+ * deleteOptionsKindError), returned in its JSON form with the envelope's apiVersion and kind.
+ */
+function decodeDeleteOptionsProtobuf(body: Buffer): Record<string, unknown> {
+  let env;
+  try {
+    env = decodeEnvelope(body);
+  } catch (e) {
+    throw errors.badRequest(e instanceof Error ? e.message : String(e));
+  }
+  const kindError = deleteOptionsKindError(env.apiVersion, env.kind);
+  if (kindError) throw kindError;
+  let options;
+  try {
+    options = decodeMessage(env.raw, messageSpec('meta.DeleteOptions')) as Record<string, unknown>;
+  } catch (e) {
+    throw errors.badRequest(e instanceof Error ? e.message : String(e));
+  }
+  return { kind: 'DeleteOptions', apiVersion: env.apiVersion || 'meta.k8s.io/v1', ...options };
+}
+
+/** Decodes an optional DeleteOptions body (JSON, YAML, protobuf or CBOR); undefined for an empty body. */
 export function decodeOptionsBody(ctx: RequestContext, body: Buffer): Record<string, unknown> | undefined {
   if (body.byteLength === 0) return undefined;
   const type = inputTypeOf(ctx);
+  if (type === PROTOBUF) return decodeDeleteOptionsProtobuf(body);
   let decoded: DecodedBody;
   try {
     decoded = parseBody(body, type);
@@ -391,7 +446,12 @@ export function decodeOptionsBody(ctx: RequestContext, body: Buffer): Record<str
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
     throw errors.badRequest(`Object 'Kind' is missing in '${body.toString('utf8').trim()}'`);
   }
-  return v as Record<string, unknown>;
+  const obj = v as Record<string, unknown>;
+  const kindError = typeof obj['kind'] === 'string' || typeof obj['apiVersion'] === 'string'
+    ? deleteOptionsKindError(typeof obj['apiVersion'] === 'string' ? obj['apiVersion'] : '', typeof obj['kind'] === 'string' ? obj['kind'] : '')
+    : undefined;
+  if (kindError) throw kindError;
+  return obj;
 }
 
 export { BodySyntaxError, CborBodyError, StatusError };

@@ -9,7 +9,7 @@
  */
 import { encodeMessage, protobufMessageFor, PROTOBUF_MAGIC } from '../../api/protobuf/codec.ts';
 import type { ListMeta } from '../../machinery/objects.ts';
-import { hasMessage, messageSpec, type MessageSpec } from '../../api/protobuf/schema.ts';
+import { messageSpec, type MessageSpec } from '../../api/protobuf/schema.ts';
 import type { CachedObject } from '../../storage/cacher/types.ts';
 import { WIRE_LEN, Writer } from '../../api/protobuf/wire.ts';
 
@@ -37,13 +37,10 @@ function envelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
 type Typed = { apiVersion?: unknown; kind?: unknown };
 
 /**
- * The message for (apiVersion, kind). meta.k8s.io kinds (PartialObjectMetadata, …) and the unversioned
- * `v1` Status live in the catalog's `meta` package.
+ * The message for (apiVersion, kind): the catalog's (built-in kinds, the meta/v1 kinds every group version
+ * registers, the unversioned `v1` Status, meta.k8s.io's PartialObjectMetadata, …).
  */
 function specFor(apiVersion: string, kind: string): MessageSpec | undefined {
-  if ((kind === 'Status' && apiVersion === 'v1') || apiVersion === 'meta.k8s.io/v1' || apiVersion === 'meta.k8s.io/v1beta1') {
-    return hasMessage(`meta.${kind}`) ? messageSpec(`meta.${kind}`) : undefined;
-  }
   return protobufMessageFor(apiVersion, kind);
 }
 

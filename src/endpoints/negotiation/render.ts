@@ -26,6 +26,11 @@ export interface RenderScope {
   readonly group: string;
   /** Objects of this kind have a protobuf form (built-in kinds). */
   readonly protobuf?: boolean;
+  /**
+   * `false`: no Table form here (kube's REST is no TableConvertor: reviews, bindings, pods/eviction, …), so
+   * `as=Table` is not an acceptable representation (406 when nothing else in Accept fits).
+   */
+  readonly table?: boolean;
 }
 
 /** The negotiated representation of one request. */
@@ -40,9 +45,12 @@ function header(ctx: RequestContext, name: string): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
-export function negotiateResponse(ctx: RequestContext, scope: Pick<RenderScope, 'protobuf'>,
+export function negotiateResponse(ctx: RequestContext, scope: Pick<RenderScope, 'protobuf' | 'table'>,
   opts: Omit<NegotiateOptions, 'allowTransform' | 'protobuf'> = {}): Representation {
-  const neg = negotiateOrThrow(header(ctx, 'accept'), { ...opts, allowTransform: true, protobuf: scope.protobuf === true, cbor: ctx.cborServing === true });
+  const neg = negotiateOrThrow(header(ctx, 'accept'), {
+    ...opts, allowTransform: true, protobuf: scope.protobuf === true, cbor: ctx.cborServing === true,
+    ...(scope.table === false ? { forbidTable: true } : {}),
+  });
   const pretty = neg.pretty || wantsPretty(ctx.query, header(ctx, 'user-agent'));
   const includeObject = neg.target?.kind === 'Table' ? parseIncludeObject(ctx.query) : 'Metadata';
   return { neg, pretty, includeObject };

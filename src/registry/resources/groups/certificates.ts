@@ -8,7 +8,7 @@ export const certificates: GroupSpec = {
   group: 'certificates.k8s.io',
   versions: [{ version: 'v1', resources: [{
     resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false, shortNames: ['csr'],
-    subresources: [{ name: 'approval', verbs: SUB_VERBS }, statusSub], tableColumns: oc.certificateSigningRequestColumns,
+    subresources: [{ name: 'approval', verbs: SUB_VERBS, table: false }, statusSub], tableColumns: oc.certificateSigningRequestColumns,
     selectableFields: { 'spec.signerName': fieldOf('spec.signerName') },
     strategy: csrStrategy,
   }] }],

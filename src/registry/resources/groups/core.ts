@@ -57,9 +57,9 @@ export const core: GroupSpec = {
         resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], returnDeletedObject: true,
         subresources: [
           { name: 'attach', kind: coreKind('PodAttachOptions'), verbs: ['create', 'get'] },
-          { name: 'binding', kind: coreKind('Binding'), verbs: ['create'] },
+          { name: 'binding', kind: coreKind('Binding'), verbs: ['create'], table: false },
           { name: 'ephemeralcontainers', verbs: SUB_VERBS },
-          { name: 'eviction', kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+          { name: 'eviction', kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'], table: false },
           { name: 'exec', kind: coreKind('PodExecOptions'), verbs: ['create', 'get'] },
           { name: 'log', verbs: ['get'] },
           { name: 'portforward', kind: coreKind('PodPortForwardOptions'), verbs: ['create', 'get'] },
@@ -85,7 +85,7 @@ export const core: GroupSpec = {
       },
       {
         resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], returnDeletedObject: true, fields: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
-        subresources: [{ name: 'token', kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'] }],
+        subresources: [{ name: 'token', kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }, verbs: ['create'], table: false }],
         tableColumns: cols.serviceAccountColumns, strategy: st.plainStrategy,
       },
       {
