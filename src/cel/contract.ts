@@ -11,6 +11,8 @@ export type CelType =
   | { readonly map: CelType }
   /** `optional_type(T)` (e.g. `oldSelf` under `optionalOldSelf: true`): an absent variable is `optional.none()`. */
   | { readonly optional: CelType }
+  /** A library's opaque type by its kube name (`kubernetes.authorization.Authorizer`): values pass through as they are. */
+  | { readonly opaque: string }
   | CelObjectType;
 
 export interface CelListType {

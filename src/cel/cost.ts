@@ -224,6 +224,9 @@ class Estimator {
         const c = factor(recv && n === 'validate' ? a0 : a0, TRAVERSAL);
         return withCost({ min: c.min + 1, max: c.max + 1 });
       }
+      case 'check':
+        // An authorization check (the authz library) has kube's fixed cost.
+        return withCost({ min: 350_000, max: 350_000 });
       default:
         return withCost({ min: 1, max: 1 }, n === 'dyn' ? a0 : undefined);
     }

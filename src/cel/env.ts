@@ -68,7 +68,7 @@ class TypeRegistrar {
 
   /** The same type with every object type replaced by the first structurally equal one seen. */
   canonical(type: CelType): CelType {
-    if (typeof type === 'string') return type;
+    if (typeof type === 'string' || 'opaque' in type) return type;
     if ('list' in type) {
       const inner = this.canonical(type.list);
       return inner === type.list ? type : { ...type, list: inner };
@@ -112,6 +112,7 @@ class TypeRegistrar {
     }
     if ('map' in type) return `map<string, ${this.declare(type.map)}>`;
     if ('optional' in type) return `optional<${this.declare(type.optional)}>`;
+    if ('opaque' in type) return type.opaque;
     const known = this.#names.get(type);
     if (known) return known;
     const name = this.#uniqueName(type.object);

@@ -86,6 +86,7 @@ export function variableToCel(v: unknown, type: CelType): unknown {
 
 /** Convert a JSON-like value to the cel-js value for `type`. */
 export function toCel(v: unknown, type: CelType): unknown {
+  if (typeof type === 'object' && 'opaque' in type) return v;
   if (typeof type === 'object' && 'optional' in type) {
     if (v instanceof Optional) return v;
     return v === undefined ? Optional.none() : Optional.of(toCel(v, type.optional));
