@@ -4,6 +4,7 @@
  */
 import type { Admission, AdmissionAttributes, AdmissionOperation } from '../registry/admission.ts';
 import type { RestRegistry } from '../registry/rest.ts';
+import type { Catalog } from '../api/catalog.ts';
 import type { Authorizer } from '../request/authorizer.ts';
 
 export type { Admission, AdmissionAttributes, AdmissionOperation };
@@ -26,6 +27,11 @@ export interface AdmissionPlugin {
 export interface PluginContext {
   /** Reads (and, for plugins that write, e.g. NamespaceAutoProvision, writes) through the registry. */
   readonly registry: RestRegistry;
+  /**
+   * The served resources (CRD versions come and go): which resources are equivalent (one storage, several
+   * group versions) and how their objects convert, for matchPolicy Equivalent. Absent in unit tests.
+   */
+  readonly catalog?: Catalog;
   /** The server's authorizer (ValidatingAdmissionPolicy's `authorizer`, OwnerReferencesPermissionEnforcement). */
   readonly authorizer: () => Authorizer;
   readonly featureEnabled: (gate: string) => boolean;
