@@ -140,7 +140,8 @@ function validateExpression(expr: string, path: string): FieldError[] {
 export function validateMatchConditions(conditions: unknown, path: string): FieldError[] {
   const list = arr(conditions);
   const errs: FieldError[] = [];
-  if (list.length > 64) errs.push(new FieldError('FieldValueTooMany', path, 'must have at most 64 items', list.length, false));
+  // kube reports the count (Go prints the int) and checks nothing else of an over-long list.
+  if (list.length > 64) return [new FieldError('FieldValueTooMany', path, `${list.length}: must have at most 64 items`)];
   const names = new Set<string>();
   list.forEach((raw, i) => {
     const c = obj(raw);
