@@ -37,6 +37,8 @@ export interface WebhookServerOptions {
   handler(req: WebhookRequest): WebhookReply | Promise<WebhookReply>;
   /** Require a client certificate signed by the webhook's CA (the kubeconfig then carries one). */
   readonly requireClientCert?: boolean;
+  /** Extra DNS names in the serving certificate (a Service's `<name>.<namespace>.svc`). */
+  readonly dnsNames?: readonly string[];
 }
 
 export interface WebhookServer {
@@ -52,7 +54,7 @@ export interface WebhookServer {
 
 export async function startWebhookServer(o: WebhookServerOptions): Promise<WebhookServer> {
   const ca = await createCa('webhook-test-ca');
-  const serving = await issue({ subject: { cn: 'webhook' }, issuer: ca, usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: ['localhost'] });
+  const serving = await issue({ subject: { cn: 'webhook' }, issuer: ca, usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: ['localhost', ...(o.dnsNames ?? [])] });
   const client = await issue({ subject: { cn: 'keelson-apiserver' }, issuer: ca, usage: 'client' });
   const requests: WebhookRequest[] = [];
   const waits = new Set<() => void>();
