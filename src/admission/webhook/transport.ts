@@ -85,7 +85,18 @@ interface Target {
   readonly service?: { namespace: string; name: string; port: number };
 }
 
+/** Targets per configuration object (compiled once per configuration revision) and timeout: parsed once. */
+const targets = new WeakMap<ClientConfig, Map<number, Target>>();
+
 function targetOf(cc: ClientConfig, timeoutSeconds: number): Target {
+  let byTimeout = targets.get(cc);
+  if (!byTimeout) targets.set(cc, (byTimeout = new Map()));
+  let t = byTimeout.get(timeoutSeconds);
+  if (!t) byTimeout.set(timeoutSeconds, (t = parseTarget(cc, timeoutSeconds)));
+  return t;
+}
+
+function parseTarget(cc: ClientConfig, timeoutSeconds: number): Target {
   const query = `?timeout=${goSeconds(timeoutSeconds)}`;
   if (cc.service) {
     const port = cc.service.port || 443;
@@ -175,6 +186,8 @@ class ResolveError extends Error {}
 
 export class WebhookTransport {
   readonly #clients = new Map<string, https.Agent>();
+  /** The pool key of a configuration object (its CA bundle is long: serialized once). */
+  readonly #keys = new WeakMap<ClientConfig, string>();
 
   constructor(private readonly resolver: ServiceResolver, private readonly auth: AuthInfoResolver) {}
 
@@ -184,7 +197,8 @@ export class WebhookTransport {
   }
 
   #agent(cc: ClientConfig, t: Target, auth: AuthInfo): https.Agent {
-    const key = JSON.stringify([cc.url ?? null, cc.service ?? null, cc.caBundle ?? '', auth]);
+    let key = this.#keys.get(cc);
+    if (key === undefined) this.#keys.set(cc, (key = JSON.stringify([cc.url ?? null, cc.service ?? null, cc.caBundle ?? '', auth])));
     const cached = this.#clients.get(key);
     if (cached) {
       // Most recently used last.
@@ -193,7 +207,7 @@ export class WebhookTransport {
       return cached;
     }
     const opts: https.AgentOptions = {
-      keepAlive: true, maxFreeSockets: 25, timeout: 90_000, scheduling: 'lifo',
+      keepAlive: true, maxFreeSockets: 25, timeout: 90_000, scheduling: 'lifo', noDelay: true,
       ca: caPem(cc), cert: auth.certPem, key: auth.keyPem,
     };
     let agent: https.Agent;
