@@ -7,6 +7,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startTestServer, uniqueName, type TestServer } from '../support/server.ts';
 import { startWebhookServer, type WebhookRequest, type WebhookServer } from '../support/webhook-server.ts';
 import { assertStatus, configMap } from './helpers.ts';
@@ -304,4 +307,42 @@ void test('invalid configurations are refused with kube\'s causes', async () => 
   const r = await srv.request('POST', VALIDATING, { body: dup });
   const s = assertStatus(r, 422, 'Invalid');
   assert.ok(s.message.includes('webhooks[1].name: Duplicate value: "a.example.com"'), s.message);
+});
+
+void test('client credentials for webhook servers come from the AdmissionConfiguration kubeconfig', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'keelson-webhook-creds-'));
+  const strict = await startWebhookServer({
+    requireClientCert: true,
+    handler(r) {
+      const review = r.body as J;
+      return { body: { apiVersion: review.apiVersion, kind: 'AdmissionReview', response: { uid: review.request?.uid, allowed: false, status: { message: `hello ${r.clientCn}` } } } };
+    },
+  });
+  const kubeconfig = await strict.writeKubeconfig(dir);
+  const admissionConfig = path.join(dir, 'admission.yaml');
+  writeFileSync(admissionConfig, [
+    'apiVersion: apiserver.config.k8s.io/v1',
+    'kind: AdmissionConfiguration',
+    'plugins:',
+    '- name: ValidatingAdmissionWebhook',
+    '  configuration:',
+    '    apiVersion: apiserver.config.k8s.io/v1',
+    '    kind: WebhookAdmissionConfiguration',
+    `    kubeConfigFile: ${JSON.stringify(kubeconfig)}`,
+    '',
+  ].join('\n'));
+  const s = await startTestServer({ admission: { configFile: admissionConfig } });
+  try {
+    const body = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'creds' }, webhooks: [
+      { ...hook('creds.example.com', { url: `${strict.url}creds`, caBundle: b64(strict.ca.certPem) }) },
+    ] };
+    assert.equal((await s.request('POST', VALIDATING, { body })).status, 201);
+    await new Promise((res) => setTimeout(res, 300));
+    const r = await s.request('POST', CMS, { body: labelled(uniqueName('cm'), 'creds') });
+    assertStatus(r, 400, undefined as never, 'admission webhook "creds.example.com" denied the request: hello keelson-apiserver');
+  } finally {
+    await s.stop();
+    await strict.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
