@@ -201,6 +201,32 @@ void test('a webhook behind a Service: an ExternalName Service pointing at this 
   }
 });
 
+void test('update and delete reach webhooks with the old object and their options', async () => {
+  const remove = await configure('validating', 'ops-cfg', [hook('ops.example.com', url('/allow'), {
+    rules: [{ operations: ['UPDATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+  })]);
+  try {
+    const name = uniqueName('cm');
+    assert.equal((await srv.request('POST', CMS, { body: labelled(name, 'ops') })).status, 201);
+    const before = reviewsAt('/allow').length;
+    const p = await srv.request('PATCH', `${CMS}/${name}`, { body: { data: { a: 'c' } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    assert.equal(p.status, 200, p.text);
+    const d = await srv.request('DELETE', `${CMS}/${name}`);
+    assert.equal(d.status, 200, d.text);
+    const [update, del] = reviewsAt('/allow').slice(before).map((r) => r.request);
+    assert.equal(update.operation, 'UPDATE');
+    assert.equal(update.oldObject.data.a, 'b');
+    assert.equal(update.object.data.a, 'c');
+    assert.deepEqual(update.options, { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' });
+    assert.equal(del.operation, 'DELETE');
+    assert.equal(del.object, null);
+    assert.equal(del.oldObject.metadata.name, name);
+    assert.equal(del.options.kind, 'DeleteOptions');
+  } finally {
+    await remove();
+  }
+});
+
 void test('a webhook that times out: Fail refuses with kube\'s error (nothing stored), Ignore lets the write through', async () => {
   const remove = await configure('validating', 'slow-cfg', [hook('slow.example.com', url('/slow'), { timeoutSeconds: 1 })]);
   try {
