@@ -69,6 +69,42 @@ export function cachedJson(co: CachedObject): Uint8Array {
   return b;
 }
 
+const ITEM_KEY = 'application/json;item';
+
+/** The object without `kind` and `apiVersion`: how a typed (built-in) list carries its items. */
+export function withoutTypeMeta(obj: object): object {
+  const o = obj as Record<string, unknown>;
+  if (o['kind'] === undefined && o['apiVersion'] === undefined) return obj;
+  const out: Record<string, unknown> = {};
+  for (const k in o) if (k !== 'kind' && k !== 'apiVersion') out[k] = o[k];
+  return out;
+}
+
+/**
+ * The compact JSON of a cached object as an item of a built-in list (no `kind`/`apiVersion`: kube's typed lists
+ * leave their items' TypeMeta empty), memoized. Shares the bytes of {@link cachedJson} when the object starts
+ * with them (canonical objects do).
+ */
+export function cachedItemJson(co: CachedObject): Uint8Array {
+  let b = co.encoded.get(ITEM_KEY);
+  if (b) return b;
+  const j = cachedJson(co);
+  const o = co.object as Record<string, unknown>;
+  const prefix = `{"kind":${JSON.stringify(o['kind'])},"apiVersion":${JSON.stringify(o['apiVersion'])}`;
+  if (typeof o['kind'] === 'string' && typeof o['apiVersion'] === 'string' && j.byteLength > prefix.length
+    && Buffer.from(j.buffer, j.byteOffset, prefix.length).toString('latin1') === prefix) {
+    const rest = j.subarray(prefix.length + (j[prefix.length] === 0x2c ? 1 : 0));
+    const out = Buffer.allocUnsafe(rest.byteLength + 1);
+    out[0] = 0x7b;
+    out.set(rest, 1);
+    b = out;
+  } else {
+    b = Buffer.from(goJsonStringify(withoutTypeMeta(co.object)));
+  }
+  co.encoded.set(ITEM_KEY, b);
+  return b;
+}
+
 /** A whole-body encoding of a cached object (JSON with newline or YAML), memoized unless pretty. */
 export function cachedBody(co: CachedObject, type: ServedType, pretty: boolean): Uint8Array {
   if (type === 'application/json') {
