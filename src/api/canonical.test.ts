@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './protobuf/messages/index.ts';
-import { canonicalMessage, objectShape, sortedDeep } from './canonical.ts';
+import { canonicalMessage, normalizeValues, objectShape, sortedDeep } from './canonical.ts';
 import { readKubeJson } from '../../test/support/kube-reference.ts';
 
 type Obj = Record<string, unknown>;
@@ -162,4 +162,13 @@ test('canonical: kube-apiserver v1.32 answers are fixed points', () => {
     const rv = (kube['metadata'] as Obj)['resourceVersion'] as string;
     assert.equal(JSON.stringify(objectShape(message).canonical(kube, rv)), JSON.stringify(kube), file);
   }
+});
+
+test('normalizeValues: quantities canonical in place, shape untouched', () => {
+  const pod: Obj = { spec: { containers: [{ name: 'c', resources: { limits: { memory: '0.5Gi', cpu: '1000m' } } }], overhead: { cpu: '0.1' } }, metadata: { labels: { b: '1', a: '1' } } };
+  normalizeValues('core.v1.Pod', pod);
+  assert.equal(JSON.stringify(pod), '{"spec":{"containers":[{"name":"c","resources":{"limits":{"memory":"512Mi","cpu":"1"}}}],"overhead":{"cpu":"100m"}},"metadata":{"labels":{"b":"1","a":"1"}}}');
+  const cr: Obj = { spec: { memory: '0.5Gi' } };
+  normalizeValues(undefined, cr);
+  assert.equal(JSON.stringify(cr), '{"spec":{"memory":"0.5Gi"}}');
 });

@@ -338,6 +338,66 @@ export function objectShape(message: string | undefined): ObjectShape {
   return s;
 }
 
+/**
+ * Rewrites, in place, the values decoding changes in kube (quantities become their canonical text) without
+ * touching the object's shape: what validation and comparisons must see before the write canonicalizes the rest.
+ * `message` as in {@link objectShape}; nothing happens for unstructured objects.
+ */
+export function normalizeValues(message: string | undefined, obj: Obj): void {
+  if (message === undefined) return;
+  let plan: MessagePlan;
+  try {
+    plan = planOf(message);
+  } catch {
+    return;
+  }
+  normalizeIn(obj, plan, 0);
+}
+
+/** Does a value of this field's type contain quantities somewhere? Cached per message. */
+const hasQuantities = new Map<string, boolean>();
+
+function messageHasQuantities(name: string): boolean {
+  const hit = hasQuantities.get(name);
+  if (hit !== undefined) return hit;
+  hasQuantities.set(name, false); // recursion guard
+  let any = false;
+  for (const f of planOf(name).fields) if (fieldHasQuantities(f)) any = true;
+  hasQuantities.set(name, any);
+  return any;
+}
+
+function fieldHasQuantities(f: FieldPlan): boolean {
+  if (f.val === Val.Special) return f.special === 'quantity';
+  return f.val === Val.Message && messageHasQuantities(f.message!);
+}
+
+function normalizeIn(src: Obj, plan: MessagePlan, depth: number): void {
+  if (depth > 100) return;
+  for (const f of plan.fields) {
+    if (!fieldHasQuantities(f)) continue;
+    if (f.inline) {
+      normalizeIn(src, planOf(f.message!), depth + 1);
+      continue;
+    }
+    const v = src[f.json];
+    if (v === undefined || v === null) continue;
+    if (f.shape === Shape.List) {
+      if (Array.isArray(v)) for (let i = 0; i < v.length; i++) v[i] = normalizeElement(f, v[i], depth);
+    } else if (f.shape === Shape.Map) {
+      if (isObj(v)) for (const k of Object.keys(v)) v[k] = normalizeElement(f, v[k], depth);
+    } else {
+      src[f.json] = normalizeElement(f, v, depth);
+    }
+  }
+}
+
+function normalizeElement(f: FieldPlan, v: unknown, depth: number): unknown {
+  if (f.val === Val.Special) return typeof v === 'string' || typeof v === 'number' ? canonicalQuantity(v) ?? v : v;
+  if (isObj(v)) normalizeIn(v, planOf(f.message!), depth + 1);
+  return v;
+}
+
 /** The canonical JSON value of one embedded message (not a top-level object): for tests and callers below. */
 export function canonicalMessage(fullName: string, value: Obj): Obj {
   return message(value, planOf(fullName));

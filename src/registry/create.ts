@@ -13,6 +13,8 @@ import { dropUnknownFields } from '../apply/drop-unknown.ts';
 import { rootNodeFor, unstructuredRoot, type StructNode } from '../apply/schema-view.ts';
 import { customApplyRoot } from './customresources/resource-def.ts';
 import { withResourceVersion } from './codec.ts';
+import { normalizeValues } from '../api/canonical.ts';
+import { protobufMessageFor } from '../api/protobuf/codec.ts';
 import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
 import { clone, generateName, newUid, rfc3339 } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
@@ -61,6 +63,8 @@ export function decodedCopy(core: StoreCore, input: KObject): KObject {
   obj.apiVersion = core.apiVersion();
   obj.kind = core.def.kind;
   dropUnknownFields(obj, rootNodeFor(obj.apiVersion, core.def.kind) ?? unstructuredRoot());
+  // Decoding into Go types canonicalizes quantities: validation and comparisons see `512Mi`, never `0.5Gi`.
+  normalizeValues(protobufMessageFor(obj.apiVersion, core.def.kind)?.fullName, obj);
   return obj;
 }
 
