@@ -82,25 +82,22 @@ export function withoutTypeMeta(obj: object): object {
 
 /**
  * The compact JSON of a cached object as an item of a built-in list (no `kind`/`apiVersion`: kube's typed lists
- * leave their items' TypeMeta empty), memoized. Shares the bytes of {@link cachedJson} when the object starts
- * with them (canonical objects do).
+ * leave their items' TypeMeta empty) WITHOUT its opening `{`, memoized per revision: a view into
+ * {@link cachedJson}'s bytes after the type fields (canonical objects start with them), so a revision is still
+ * encoded once for GETs, watch events and both kinds of lists. The caller writes the `{`.
  */
-export function cachedItemJson(co: CachedObject): Uint8Array {
+export function cachedItemRest(co: CachedObject): Uint8Array {
   let b = co.encoded.get(ITEM_KEY);
   if (b) return b;
   const j = cachedJson(co);
   const o = co.object as Record<string, unknown>;
-  const prefix = `{"kind":${JSON.stringify(o['kind'])},"apiVersion":${JSON.stringify(o['apiVersion'])}`;
-  if (typeof o['kind'] === 'string' && typeof o['apiVersion'] === 'string' && j.byteLength > prefix.length
-    && Buffer.from(j.buffer, j.byteOffset, prefix.length).toString('latin1') === prefix) {
-    const rest = j.subarray(prefix.length + (j[prefix.length] === 0x2c ? 1 : 0));
-    const out = Buffer.allocUnsafe(rest.byteLength + 1);
-    out[0] = 0x7b;
-    out.set(rest, 1);
-    b = out;
-  } else {
-    b = Buffer.from(goJsonStringify(withoutTypeMeta(co.object)));
+  if (typeof o['kind'] === 'string' && typeof o['apiVersion'] === 'string') {
+    const prefix = `{"kind":${JSON.stringify(o['kind'])},"apiVersion":${JSON.stringify(o['apiVersion'])}`;
+    if (j.byteLength > prefix.length && Buffer.from(j.buffer, j.byteOffset, prefix.length).toString('latin1') === prefix) {
+      b = j.subarray(prefix.length + (j[prefix.length] === 0x2c ? 1 : 0));
+    }
   }
+  b ??= Buffer.from(goJsonStringify(withoutTypeMeta(co.object))).subarray(1);
   co.encoded.set(ITEM_KEY, b);
   return b;
 }

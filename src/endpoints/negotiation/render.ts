@@ -11,7 +11,7 @@ import type { RequestContext } from '../../request/context.ts';
 import type { CachedObject } from '../../storage/cacher/types.ts';
 import { parseIncludeObject, wantsPretty } from '../params.ts';
 import { negotiateOrThrow, type Negotiated, type NegotiateOptions } from './accept.ts';
-import { cachedBody, cachedItemJson, cachedJson, encodeAs, withoutTypeMeta, writeChunks } from './encode.ts';
+import { cachedBody, cachedItemRest, cachedJson, encodeAs, withoutTypeMeta, writeChunks } from './encode.ts';
 import { canEncodeProtobuf, protobufListChunks } from './protobuf.ts';
 import { partialListOfObjectError, partialObjectMetadata, partialObjectMetadataList, partialOfListError } from './partial.ts';
 import { listMetaOf } from './partial.ts';
@@ -82,6 +82,7 @@ export async function respondResource(ctx: RequestContext, scope: RenderScope, r
 }
 
 const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('{');
 
 /** A list result: streamed from cached item encodings for compact JSON; built for YAML, pretty and conversions. */
 export async function respondList(ctx: RequestContext, scope: RenderScope, rep: Representation, result: ListResult): Promise<void> {
@@ -128,7 +129,8 @@ export function jsonListChunks(head: { kind: string; apiVersion: string; metadat
   const chunks: Uint8Array[] = [Buffer.from(`${open.slice(0, -1)},"items":[`)];
   items.forEach((item, i) => {
     if (i > 0) chunks.push(COMMA);
-    chunks.push(typed ? cachedItemJson(item) : cachedJson(item));
+    if (typed) chunks.push(OPEN, cachedItemRest(item));
+    else chunks.push(cachedJson(item));
   });
   chunks.push(Buffer.from(']}\n'));
   return chunks;
