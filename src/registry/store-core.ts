@@ -10,7 +10,7 @@ import type { KeyValue, Store } from '../storage/interface.ts';
 import type { OpContext } from './rest.ts';
 import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission.ts';
 import { DryRunStore } from './dry-run-store.ts';
-import { encodeObject, listPrefix, objectKey } from './codec.ts';
+import { canonicalObject, encodeCanonical, encodeObject, listPrefix, objectKey } from './codec.ts';
 import { registryStrategy, type RegistryStrategy } from './strategy.ts';
 
 /** Converts between the served version and the storage version (src/api/resources/conversion.ts). */
@@ -103,9 +103,19 @@ export class StoreCore {
     return this.converter ? this.converter.fromStorage(obj) : obj;
   }
 
-  /** An object in the served version → stored bytes (storage version). */
+  /** An object in the served version → stored bytes (storage version), in kube's JSON shape. */
   encode(obj: KObject): Uint8Array {
     return encodeObject(this.converter ? this.converter.toStorage(obj) : obj);
+  }
+
+  /** The object in kube's JSON shape, without resourceVersion (src/api/canonical.ts). */
+  canonical(obj: KObject): KObject {
+    return canonicalObject(obj);
+  }
+
+  /** Stored bytes of an object {@link canonical} returned. */
+  encodeCanonical(canonical: KObject): Uint8Array {
+    return this.converter ? encodeObject(this.converter.toStorage(canonical)) : encodeCanonical(canonical);
   }
 
   /** A reader's object as this resource serves it (itself when no conversion applies). */
