@@ -1,2 +1,5 @@
-/** Loads every package's descriptions (each file calls defineDocs once). */
-export { typeDoc, fieldDoc, documentedPackages } from './define.ts';
+/**
+ * Loads every package's descriptions: one file per protobuf package, named after it (`docs/<package>.ts`), each
+ * calling defineDocs. Add a package's file here when it is written.
+ */
+export { typeDoc, fieldDoc, documentedPackages, packageDocs } from './define.ts';
