@@ -5,4 +5,5 @@
 import './meta.ts';
 import './util.ts';
 import './runtime.ts';
+import './core.v1.ts';
 export { typeDoc, fieldDoc, documentedPackages, packageDocs } from './define.ts';
