@@ -4,7 +4,8 @@
  *   - events.k8s.io/v1 Event ↔ core/v1 Event (kube stores both under /registry/events/ as core Events);
  *   - autoscaling/v1 HorizontalPodAutoscaler ↔ autoscaling/v2 (the storage version).
  * The registry converts on the way in (`toStorage`) and out (`fromStorage`); apiVersion/kind are set here.
- * Conversions keep metadata untouched and are total: unknown fields pass through unchanged.
+ * Conversions are total (unknown fields pass through unchanged) and keep metadata, except the HPA's
+ * round-trip annotations, which carry what autoscaling/v1 cannot say (hpa-conversion.ts).
  */
 import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../types.ts';
