@@ -82,6 +82,11 @@ export interface ServerOptions extends SecurityOptions {
   historyRetentionMs?: number;
   /** `--enable-garbage-collector` (default true). */
   garbageCollector?: boolean;
+  /**
+   * `--allow-privileged` (kube-apiserver's default false): containers may set `securityContext.privileged`.
+   * kind and kubeadm clusters pass true.
+   */
+  allowPrivileged?: boolean;
   /** Run the in-process controllers (namespace lifecycle, service accounts, root CA). Default true. */
   controllers?: boolean;
   /** Log sink for one-line messages; default stderr for the CLI, silent for the library. */
@@ -131,6 +136,7 @@ export interface ResolvedOptions extends SecurityOptions {
   watchCache: boolean;
   historyRetentionMs: number;
   garbageCollector: boolean;
+  allowPrivileged: boolean;
   serviceClusterIPRange: string;
   serviceNodePortRange: string;
   log: (line: string) => void;
@@ -206,6 +212,7 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     watchCache: o.watchCache ?? true,
     historyRetentionMs: o.historyRetentionMs ?? 5 * 60_000,
     garbageCollector: o.garbageCollector ?? true,
+    allowPrivileged: o.allowPrivileged ?? false,
     serviceClusterIPRange: checked('--service-cluster-ip-range', o.serviceClusterIPRange || DEFAULT_SERVICE_CIDR, parseCidr),
     serviceNodePortRange: checked('--service-node-port-range', o.serviceNodePortRange || DEFAULT_NODE_PORT_RANGE, parsePortRange),
     log: o.log ?? (() => {}),
