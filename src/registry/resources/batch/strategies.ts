@@ -56,10 +56,28 @@ function jobLabelDefaults(job: KObject): void {
 
 const jobTemplate = (o: KObject): unknown => (isObj(o['spec']) ? o['spec']['template'] : undefined);
 
+function jobTemplateLabels(o: KObject): Record<string, string> {
+  const t = jobTemplate(o);
+  const labels = isObj(t) && isObj(t['metadata']) ? t['metadata']['labels'] : undefined;
+  return isObj(labels) ? labels as Record<string, string> : {};
+}
+
+function sameLabels(a: Record<string, string> | undefined, b: J): boolean {
+  if (!a) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
 export const jobStrategy: RegistryStrategy = statusStrategy({
   status: true, generation: true,
   onCreate: (obj) => {
+    // kube's defaulting gives a label-less Job its template's label map itself (not a copy), so the selector labels
+    // generateSelector adds to the template show on the Job too. The copy made by jobLabelDefaults is matched here.
+    const template = jobTemplate(obj);
+    const tlabels = isObj(template) && isObj(template['metadata']) ? template['metadata']['labels'] : undefined;
+    const shared = isObj(tlabels) && sameLabels(obj.metadata.labels, tlabels);
     generateSelector(obj);
+    if (shared) obj.metadata.labels = { ...(jobTemplateLabels(obj)) };
     podTemplateConversion(jobTemplate(obj));
   },
   onUpdate: (obj) => podTemplateConversion(jobTemplate(obj)),
