@@ -102,6 +102,8 @@ export class PodSecurityAdmission {
   private readonly now: () => number;
   private readonly maxPods: number;
   private readonly timeoutMs: number;
+  /** Namespace objects (the informer's, unchanged until the namespace changes) → their parsed policy. */
+  private readonly namespacePolicies = new WeakMap<KObject, { policy: Policy; errors: FieldError[] }>();
 
   constructor(private readonly deps: PodSecurityDeps) {
     this.now = deps.now ?? Date.now;
@@ -115,6 +117,15 @@ export class PodSecurityAdmission {
 
   policyFor(labels: Readonly<Record<string, string>> | undefined): { policy: Policy; errors: FieldError[] } {
     return policyToEvaluate(labels, this.defaults);
+  }
+
+  private namespacePolicy(ns: KObject): { policy: Policy; errors: FieldError[] } {
+    let p = this.namespacePolicies.get(ns);
+    if (!p) {
+      p = this.policyFor(ns.metadata.labels);
+      this.namespacePolicies.set(ns, p);
+    }
+    return p;
   }
 
   async validate(r: PodSecurityRequest): Promise<PodSecurityResponse> {
@@ -165,7 +176,7 @@ export class PodSecurityAdmission {
       const err = errors.internal(`failed to lookup namespace ${JSON.stringify(r.namespace)}`);
       return { allowed: false, error: err, warnings: [], auditAnnotations: { error: `${err.message}: ${(e as Error).message}` } };
     }
-    const { policy, errors: errs } = this.policyFor(ns.metadata.labels);
+    const { policy, errors: errs } = this.namespacePolicy(ns);
     if (!errs.length && fullyPrivileged(policy)) return PRIVILEGED;
     const pod = r.object;
     if (!pod) return ALLOWED;
@@ -183,7 +194,7 @@ export class PodSecurityAdmission {
     } catch (e) {
       return allowedWith({ error: `failed to lookup namespace ${JSON.stringify(r.namespace)}: ${(e as Error).message}` });
     }
-    const { policy, errors: errs } = this.policyFor(ns.metadata.labels);
+    const { policy, errors: errs } = this.namespacePolicy(ns);
     if (!errs.length && policy.warn.level === 'privileged' && policy.audit.level === 'privileged') return ALLOWED;
     if (!r.object) return ALLOWED;
     const template = TEMPLATE_OF[`${r.group}/${r.resource}`]!(r.object);
