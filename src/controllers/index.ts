@@ -79,14 +79,15 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
     ? await startServiceAccountTokens({ registry, issuer: opts.serviceAccountIssuer, rootCaPem: opts.rootCaPem, ...logOpt })
     : undefined;
   const bootstrap = opts.bootstrapTokens ? await startBootstrapTokenControllers({ registry, ...logOpt }) : undefined;
-  const quota = await startResourceQuotaController({
+  // kube-controller-manager's resourcequota controller (registries without quotas — test doubles — go without).
+  const quota = registry.lookup('', 'v1', 'resourcequotas') ? await startResourceQuotaController({
     registry, catalog: opts.catalog, ...logOpt, ...(opts.resourceQuotaSyncPeriodMs ? { resyncPeriodMs: opts.resourceQuotaSyncPeriodMs } : {}),
-  });
-  const queues = [nsController.queue, saController.queue, publisher.queue, quota.queue, ...rbac.queues, ...(saTokens?.queues ?? []), ...(bootstrap?.queues ?? [])];
+  }) : undefined;
+  const queues = [nsController.queue, saController.queue, publisher.queue, ...(quota ? [quota.queue] : []), ...rbac.queues, ...(saTokens?.queues ?? []), ...(bootstrap?.queues ?? [])];
   const stopTokens = async (): Promise<void> => {
     await saTokens?.stop();
     await bootstrap?.stop();
-    await quota.stop();
+    await quota?.stop();
   };
 
   try {
