@@ -4,7 +4,8 @@
  * - system namespaces (and optionally the `kubernetes` Service) exist before `startControllers` resolves;
  * - namespace controller: a deleted namespace is emptied and then removed;
  * - serviceaccount controller: `default` ServiceAccount in every active namespace;
- * - root-ca publisher: ConfigMap `kube-root-ca.crt` in every active namespace.
+ * - root-ca publisher: ConfigMap `kube-root-ca.crt` in every active namespace;
+ * - resourcequota controller: every quota's status.hard and status.used (src/controllers/resource-quota.ts).
  * All of them call the registry directly with the `system:apiserver` identity (no HTTP loopback).
  */
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
