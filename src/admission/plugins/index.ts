@@ -2,3 +2,4 @@
 import './always.ts';
 import './namespace-lifecycle.ts';
 import './pod-security/index.ts';
+import './quota-and-limits.ts';
