@@ -10,7 +10,7 @@ import { startTestServer, type TestResponse, type TestServer } from '../support/
 
 let srv: TestServer;
 before(async () => {
-  srv = await startTestServer();
+  srv = await startTestServer({ allowPrivileged: true });
 });
 after(async () => {
   await srv?.stop();
@@ -179,7 +179,7 @@ void test('the admission configuration: default levels for unlabeled namespaces,
     '    defaults: {enforce: baseline, warn: restricted, warn-version: v1.25}',
     '    exemptions: {namespaces: [psa-exempt], usernames: [ci-bot], runtimeClasses: [kata]}',
   ].join('\n'));
-  const s = await startTestServer({ admission: { configFile: join(dir, 'admission.yaml') } });
+  const s = await startTestServer({ allowPrivileged: true, admission: { configFile: join(dir, 'admission.yaml') } });
   try {
     await namespace(s, 'plain', {});
     const r = await s.request('POST', '/api/v1/namespaces/plain/pods', { body: pod('priv', privilegedSpec('priv')) });
