@@ -89,6 +89,8 @@ export interface ServerOptions extends SecurityOptions {
   allowPrivileged?: boolean;
   /** Run the in-process controllers (namespace lifecycle, service accounts, root CA). Default true. */
   controllers?: boolean;
+  /** The quota controller's full recount interval (kube-controller-manager's --resource-quota-sync-period, 5 min). */
+  resourceQuotaSyncPeriodMs?: number;
   /** Log sink for one-line messages; default stderr for the CLI, silent for the library. */
   log?: (line: string) => void;
   /** `--service-cluster-ip-range` (default 10.96.0.0/12, kubeadm's and kind's; the `kubernetes` Service gets its first address). */
@@ -137,6 +139,7 @@ export interface ResolvedOptions extends SecurityOptions {
   historyRetentionMs: number;
   garbageCollector: boolean;
   allowPrivileged: boolean;
+  resourceQuotaSyncPeriodMs: number;
   serviceClusterIPRange: string;
   serviceNodePortRange: string;
   log: (line: string) => void;
@@ -213,6 +216,7 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     historyRetentionMs: o.historyRetentionMs ?? 5 * 60_000,
     garbageCollector: o.garbageCollector ?? true,
     allowPrivileged: o.allowPrivileged ?? false,
+    resourceQuotaSyncPeriodMs: o.resourceQuotaSyncPeriodMs ?? 5 * 60_000,
     serviceClusterIPRange: checked('--service-cluster-ip-range', o.serviceClusterIPRange || DEFAULT_SERVICE_CIDR, parseCidr),
     serviceNodePortRange: checked('--service-node-port-range', o.serviceNodePortRange || DEFAULT_NODE_PORT_RANGE, parsePortRange),
     log: o.log ?? (() => {}),

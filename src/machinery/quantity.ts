@@ -185,3 +185,30 @@ function keepsInputText(str: string): boolean {
   }
   return scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
 }
+
+/** A whole number as a DecimalSI quantity (resource.NewQuantity(n, DecimalSI)). */
+export function quantityOf(n: number | bigint): Quantity {
+  return { nanos: BigInt(n) * NANO, format: 'DecimalSI' };
+}
+
+/** Quantity.Add: the sum keeps the format of `a`, or takes `b`'s when `a` is zero. */
+export function addQuantity(a: Quantity, b: Quantity): Quantity {
+  const nanos = a.nanos + b.nanos;
+  return { nanos, format: a.nanos === 0n ? b.format : a.format };
+}
+
+/** Quantity.Sub: as `addQuantity` with `b` negated. */
+export function subtractQuantity(a: Quantity, b: Quantity): Quantity {
+  const nanos = a.nanos - b.nanos;
+  return { nanos, format: a.nanos === 0n ? b.format : a.format };
+}
+
+/** Quantity.Value: the value rounded up to a whole unit. */
+export function wholeValue(q: Quantity): bigint {
+  return divAway(q.nanos, NANO);
+}
+
+/** Quantity.RoundUp(0): the quantity rounded up to whole units, format kept. */
+export function roundUpWhole(q: Quantity): Quantity {
+  return { nanos: wholeValue(q) * NANO, format: q.format };
+}
