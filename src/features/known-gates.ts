@@ -66,4 +66,5 @@ export const KUBE_1_33_GATES: Readonly<Record<string, FeatureSpec>> = Object.fre
   MultiCIDRServiceAllocator: ga(false),
   OrderedNamespaceDeletion: beta(true),
   SeparateTaintEvictionController: beta(true),
+  UserNamespacesPodSecurityStandards: alpha(),
 });
