@@ -92,6 +92,8 @@ export interface MetricsOptions {
   readonly showHiddenForVersion?: string;
   /** Register process_* and nodejs_* (default true; unit tests and benchmarks may leave them out). */
   readonly processMetrics?: boolean;
+  /** Clock in ms for the in-flight watermark (tests). */
+  readonly now?: () => number;
 }
 
 type R<L extends string> = Record<L, string>;
@@ -129,12 +131,14 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
   readonly #storageLists: Counter<'resource'>;
   readonly #storageFetched: Counter<'resource'>;
   readonly #storageEvents: Counter<'resource'>;
+  readonly #now: () => number;
   #countObjects?: () => Promise<ReadonlyMap<string, number>>;
   #storageBytes?: () => Promise<number | undefined>;
 
   constructor(opts: MetricsOptions = {}) {
     const reg = new MetricsRegistry({ currentVersion: { major: Number(KUBE_VERSION.major), minor: Number(KUBE_VERSION.minor) }, showHiddenForVersion: opts.showHiddenForVersion });
     this.registry = reg;
+    const now = this.#now = opts.now ?? Date.now;
     const reqLabels = ['component', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'] as const;
     this.#requests = reg.counter({
       name: 'apiserver_request_total', stabilityLevel: 'STABLE', labelNames: ['code', 'component', 'dry_run', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'],
@@ -171,7 +175,7 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
       name: 'apiserver_current_inflight_requests', stabilityLevel: 'STABLE', labelNames: ['request_kind'],
       help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
       collect(this: Gauge<'request_kind'>) {
-        const fresh = watermark.second === Math.floor(Date.now() / 1000);
+        const fresh = watermark.second === Math.floor(now() / 1000);
         this.set({ request_kind: 'mutating' }, Math.max(inflight.mutating, fresh ? watermark.mutating : 0));
         this.set({ request_kind: 'readOnly' }, Math.max(inflight.readOnly, fresh ? watermark.readOnly : 0));
       },
@@ -246,9 +250,9 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
   /** Notes a request entering the max-in-flight accounting (for the last second's maximum). */
   noteInflight(): void {
     const w = this.#inflightWatermark;
-    const now = Math.floor(Date.now() / 1000);
-    if (w.second !== now) {
-      w.second = now;
+    const second = Math.floor(this.#now() / 1000);
+    if (w.second !== second) {
+      w.second = second;
       w.readOnly = 0;
       w.mutating = 0;
     }
