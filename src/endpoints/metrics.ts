@@ -132,6 +132,8 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
   readonly #storageFetched: Counter<'resource'>;
   readonly #storageEvents: Counter<'resource'>;
   readonly #now: () => number;
+  /** Observing a hidden family costs a hash per request for nothing. */
+  readonly #sloShown: boolean;
   #countObjects?: () => Promise<ReadonlyMap<string, number>>;
   #storageBytes?: () => Promise<number | undefined>;
 
@@ -157,6 +159,7 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
       name: 'apiserver_request_slo_duration_seconds', labelNames: reqLabels, buckets: SLI_BUCKETS, deprecatedVersion: '1.27.0',
       help: 'Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
     });
+    this.#sloShown = !reg.hidden.includes('apiserver_request_slo_duration_seconds');
     this.#sizes = reg.histogram({
       name: 'apiserver_response_sizes', stabilityLevel: 'STABLE', labelNames: reqLabels, buckets: exponentialBuckets(1000, 10, 7),
       help: 'Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.',
@@ -287,7 +290,7 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
     this.#duration.observe({ component, dry_run: l.dryRun, group: l.group, resource: l.resource, scope: l.scope, subresource: l.subresource, verb: l.verb, version: l.version }, seconds);
     if (l.verb !== 'WATCH' && l.verb !== 'CONNECT') {
       this.#sli.observe(base, seconds);
-      this.#slo.observe(base, seconds);
+      if (this.#sloShown) this.#slo.observe(base, seconds);
     }
     if (responseBytes !== undefined && (l.verb === 'GET' || l.verb === 'LIST')) this.#sizes.observe(base, responseBytes);
   }
