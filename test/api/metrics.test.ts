@@ -178,6 +178,9 @@ void test('at -v=3 every request is logged in kube\'s httplog shape, with no tok
   assert.equal(line[3], created.headers['audit-id']);
   assert.equal(line[4], '201');
   assert.ok(logLines.some((l) => HTTPLOG.exec(l)?.[4] === '401'), 'the rejected token shows as a 401 line');
+  // kubectl speaks HTTP/2: its lines carry the client address too.
+  assert.equal((await srv.request('GET', '/api/v1/namespaces/default?h2', { http2: true })).status, 200);
+  assert.ok(logLines.some((l) => HTTPLOG.exec(l)?.[2] === '/api/v1/namespaces/default?h2'), 'an HTTP/2 request line with srcIP');
 
   const all = logLines.join('\n');
   const b64 = Buffer.from(SECRET_VALUE).toString('base64');

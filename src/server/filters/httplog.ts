@@ -18,17 +18,19 @@ export function withHttpLog(next: ServerHandler, deps: { logger: Logger }): Serv
       return;
     }
     const t0 = process.hrtime.bigint();
+    // Read now: an HTTP/2 stream's socket proxy no longer answers once the stream has closed.
+    const sock = ctx.req.socket;
+    const host = sock?.remoteAddress ?? '';
+    const port = sock?.remotePort ?? '';
     ctx.res.once('close', () => {
       const ns = process.hrtime.bigint() - t0;
-      const sock = ctx.req.socket;
-      const host = sock?.remoteAddress ?? '';
       logger.info('httplog.ts', 'HTTP', {
         verb: ctx.req.method ?? '',
         URI: ctx.req.url ?? '',
         latency: formatGoDuration(ns / 1_000_000_000n, Number(ns % 1_000_000_000n)),
         userAgent: ctx.req.headers['user-agent'] ?? '',
         'audit-ID': ctx.auditId,
-        srcIP: `${host.includes(':') ? `[${host}]` : host}:${sock?.remotePort ?? ''}`,
+        srcIP: `${host.includes(':') ? `[${host}]` : host}:${port}`,
         resp: ctx.res.statusCode,
       }, HTTPLOG_LEVEL);
     });
