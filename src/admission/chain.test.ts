@@ -51,3 +51,21 @@ void test('the first refusal ends the phase; a plain error becomes a 500 naming 
   const broken = new AdmissionChain([{ name: 'Broken', operations: operations('CREATE'), admit: () => { throw new Error('bad state'); } }]);
   await assert.rejects(broken.admit(attrs()), (e: StatusError) => e.code === 500 && /"Broken" failed: bad state/.test(e.message));
 });
+
+void test('latencies go to the metrics sink: one step per phase, one controller entry per plugin that handled it', async () => {
+  const steps: string[] = [];
+  const controllers: string[] = [];
+  const sink = {
+    observeAdmissionStep: (type: string, op: string, rejected: boolean, s: number) => { assert.ok(s >= 0); steps.push(`${type} ${op} ${rejected}`); },
+    observeAdmissionController: (name: string, type: string, op: string, rejected: boolean) => { controllers.push(`${name} ${type} ${op} ${rejected}`); },
+  };
+  const chain = new AdmissionChain([
+    { name: 'A', operations: operations('CREATE'), admit: () => {}, validate: () => {} },
+    { name: 'Skip', operations: operations('DELETE'), validate: () => {} },
+    { name: 'No', operations: operations('CREATE'), validate: () => { throw errors.badRequest('no'); } },
+  ], sink);
+  await chain.admit(attrs());
+  await assert.rejects(chain.validate(attrs()), StatusError);
+  assert.deepEqual(steps, ['admit CREATE false', 'validate CREATE true']);
+  assert.deepEqual(controllers, ['A admit CREATE false', 'A validate CREATE false', 'No validate CREATE true']);
+});

@@ -8,16 +8,33 @@
 import { errors, StatusError } from '../machinery/errors.ts';
 import type { Admission, AdmissionAttributes, AdmissionPlugin } from './types.ts';
 
+/**
+ * Where admission latencies go (kube's apiserver_admission_step_/controller_/webhook_admission_duration_seconds);
+ * the server's Metrics implements it. `type` is `admit` or `validate`; `rejected` whether the step refused.
+ */
+export interface AdmissionMetricsSink {
+  observeAdmissionStep(type: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
+  observeAdmissionController(name: string, type: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
+  /** For webhook plugins: one call per webhook invoked. */
+  observeAdmissionWebhook?(name: string, type: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
+}
+
+const since = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e9;
+
 export class AdmissionChain implements Admission {
   readonly #mutating: readonly AdmissionPlugin[];
   readonly #validating: readonly AdmissionPlugin[];
 
-  constructor(readonly plugins: readonly AdmissionPlugin[]) {
+  constructor(readonly plugins: readonly AdmissionPlugin[], private readonly metrics?: AdmissionMetricsSink) {
     this.#mutating = plugins.filter((p) => p.admit);
     this.#validating = plugins.filter((p) => p.validate);
   }
 
   async admit(attrs: AdmissionAttributes): Promise<void> {
+    await this.#step(attrs, 'admit', () => this.#admit(attrs));
+  }
+
+  async #admit(attrs: AdmissionAttributes): Promise<void> {
     await this.#run(this.#mutating, attrs, 'admit');
     if (attrs.reinvocation.requested && !attrs.reinvocation.running) {
       attrs.reinvocation.running = true;
@@ -31,17 +48,35 @@ export class AdmissionChain implements Admission {
   }
 
   async validate(attrs: AdmissionAttributes): Promise<void> {
-    await this.#run(this.#validating, attrs, 'validate');
+    await this.#step(attrs, 'validate', () => this.#run(this.#validating, attrs, 'validate'));
+  }
+
+  /** Times one phase (kube's step metric: the whole mutating or validating chain). */
+  async #step(attrs: AdmissionAttributes, type: 'admit' | 'validate', f: () => Promise<void>): Promise<void> {
+    if (!this.metrics) return f();
+    const t0 = process.hrtime.bigint();
+    let rejected = true;
+    try {
+      await f();
+      rejected = false;
+    } finally {
+      this.metrics.observeAdmissionStep(type, attrs.operation, rejected, since(t0));
+    }
   }
 
   async #run(plugins: readonly AdmissionPlugin[], attrs: AdmissionAttributes, phase: 'admit' | 'validate'): Promise<void> {
     for (const p of plugins) {
       if (!p.operations.has(attrs.operation)) continue;
+      const t0 = this.metrics ? process.hrtime.bigint() : 0n;
+      let rejected = true;
       try {
         await p[phase]!(attrs);
+        rejected = false;
       } catch (e) {
         if (e instanceof StatusError) throw e;
         throw errors.internal(`admission plugin ${JSON.stringify(p.name)} failed: ${(e as Error).message ?? String(e)}`);
+      } finally {
+        this.metrics?.observeAdmissionController(p.name, phase, attrs.operation, rejected, since(t0));
       }
     }
   }

@@ -3,17 +3,19 @@
  * its configuration. Built after the registry (plugins read through it) and handed to the registry as a getter.
  */
 import { OptionsError } from '../machinery/errors.ts';
-import { AdmissionChain } from './chain.ts';
+import { AdmissionChain, type AdmissionMetricsSink } from './chain.ts';
 import { enabledPlugins, readAdmissionConfig, type AdmissionOptions } from './config.ts';
 import { pluginFactory } from './plugin-catalog.ts';
 import type { AdmissionPlugin, PluginContext } from './types.ts';
 import './plugins/index.ts';
 
-export { AdmissionChain } from './chain.ts';
+export { AdmissionChain, type AdmissionMetricsSink } from './chain.ts';
 export type { AdmissionOptions } from './config.ts';
 
 export interface AdmissionDeps extends Omit<PluginContext, 'config' | 'configDir'> {
   readonly options: AdmissionOptions;
+  /** Admission latencies (the server's Metrics); none in tests that do not care. */
+  readonly metrics?: AdmissionMetricsSink;
 }
 
 /** Plugins kube has that Keelson refuses by name when asked for (instead of pretending to run them). */
@@ -35,5 +37,5 @@ export async function buildAdmission(deps: AdmissionDeps): Promise<AdmissionChai
     }
     plugins.push(await factory({ ...deps, config: configs.get(name), configDir: configs.dirOf(name) }));
   }
-  return new AdmissionChain(plugins);
+  return new AdmissionChain(plugins, deps.metrics);
 }

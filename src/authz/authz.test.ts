@@ -19,8 +19,9 @@ void test('AlwaysAllow allows; AlwaysDeny has no opinion with kube\'s reason', a
 
 void test('modes are asked in order: first decision wins', async () => {
   assert.equal((await (await buildAuthorizer(['AlwaysDeny', 'AlwaysAllow'])).authorize(attrs())).kind, 'allow');
+  // The deciding member is named for apiserver_authorization_decisions_total (unknown modes count as webhooks).
   registerAuthorizationMode('TestDeny', () => ({ name: 'TestDeny', authorize: () => ({ kind: 'deny', reason: 'no way' }) }));
-  assert.deepEqual(await (await buildAuthorizer(['TestDeny', 'AlwaysAllow'])).authorize(attrs()), { kind: 'deny', reason: 'no way' });
+  assert.deepEqual(await (await buildAuthorizer(['TestDeny', 'AlwaysAllow'])).authorize(attrs()), { kind: 'deny', reason: 'no way', decidedBy: { type: 'Webhook', name: 'TestDeny' } });
   assert.ok(knownAuthorizationModes().includes('TestDeny'));
 });
 

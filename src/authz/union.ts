@@ -4,7 +4,19 @@
  * authorizer), which the authorization filter turns into 403 — default deny — or 500 when a member failed.
  */
 import type { UserInfo } from '../machinery/objects.ts';
-import type { Attributes, Authorizer, Decision, NonResourceRule, ResourceRule, RulesResult } from '../request/authorizer.ts';
+import type { Attributes, Authorizer, DecidedBy, Decision, NonResourceRule, ResourceRule, RulesResult } from '../request/authorizer.ts';
+
+const PRIVILEGED = 'privileged-groups';
+const MODE_TYPES = new Set(['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Node', 'RBAC']);
+
+/**
+ * kube instruments each configured authorizer with its type and name; the flags' modes are named after the mode
+ * in lower case, webhooks by their configured name. The system:masters shortcut is not instrumented.
+ */
+function decidedBy(m: Authorizer): DecidedBy | undefined {
+  if (m.name === PRIVILEGED) return undefined;
+  return MODE_TYPES.has(m.name) ? { type: m.name, name: m.name.toLowerCase() } : { type: 'Webhook', name: m.name };
+}
 
 export function unionAuthorizer(members: readonly Authorizer[]): Authorizer {
   return {
@@ -14,7 +26,10 @@ export function unionAuthorizer(members: readonly Authorizer[]): Authorizer {
       const errs: string[] = [];
       for (const m of members) {
         const d = await m.authorize(attrs);
-        if (d.kind !== 'no-opinion') return d;
+        if (d.kind !== 'no-opinion') {
+          const by = decidedBy(m);
+          return by && !d.decidedBy ? { ...d, decidedBy: by } : d;
+        }
         if (d.reason) reasons.push(d.reason);
         if (d.error) errs.push(d.error);
       }
@@ -54,7 +69,7 @@ export async function unionRules(members: readonly Authorizer[], user: UserInfo,
 export function privilegedGroups(groups: readonly string[]): Authorizer {
   const set = new Set(groups);
   return {
-    name: 'privileged-groups',
+    name: PRIVILEGED,
     authorize: (attrs) => (attrs.user.groups.some((g) => set.has(g)) ? { kind: 'allow' } : { kind: 'no-opinion' }),
   };
 }

@@ -13,6 +13,7 @@ import { AUTHORIZATION_CONFIG_EXCLUSIVE } from '../authz/config/index.ts';
 import { KUBE_VERSION } from '../endpoints/version.ts';
 import { FeatureGates } from '../features/gates.ts';
 import { ORDERED_PLUGINS } from '../admission/plugin-catalog.ts';
+import { LOG_FORMATS, type LogFormat } from '../machinery/logging.ts';
 
 const s = (name: string, usage: string, def?: string): FlagDef => ({ name, kind: 'string', usage, default: def ?? '' });
 const b = (name: string, usage: string, def = false): FlagDef => ({ name, kind: 'bool', usage, default: def });
@@ -168,6 +169,8 @@ export interface CliConfig {
   readonly options: ServerOptions;
   /** Lines to log at start (e.g. options kube-apiserver would reset). */
   readonly notices: string[];
+  /** `-v` and `--logging-format`. */
+  readonly logging: { readonly verbosity: number; readonly format: LogFormat };
 }
 
 function isSet(v: FlagValue | undefined): boolean {
@@ -180,7 +183,7 @@ function isSet(v: FlagValue | undefined): boolean {
 /** argv → options. Throws FlagError for anything kube-apiserver would reject (the CLI exits 1). */
 export function parseCommandLine(argv: readonly string[]): CliConfig {
   const p = parseFlags(FLAG_DEFS, argv);
-  if (p.help) return { help: true, version: false, options: {}, notices: [] };
+  if (p.help) return { help: true, version: false, options: {}, notices: [], logging: { verbosity: 0, format: 'text' } };
   const extra = p.args.filter((x) => x.length > 0);
   if (extra.length) throw new FlagError(`"keelson" does not take any arguments, got ${JSON.stringify(extra).replace(/","/g, '" "')}`);
   const v = p.values;
@@ -245,6 +248,12 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     throw new FlagError(`--show-hidden-metrics-for-version must be omitted or have the value '${previousMinor}'. Only the previous minor version is allowed`);
   }
 
+  // component-base's logging options: only registered formats; a verbosity is a non-negative level.
+  const loggingFormat = str('logging-format') || 'text';
+  if (!(LOG_FORMATS as readonly string[]).includes(loggingFormat)) throw new FlagError(`logging-format: Invalid value: ${JSON.stringify(loggingFormat)}: Unsupported log format`);
+  const verbosity = v.get('v') as number;
+  if (verbosity < 0) throw new FlagError(`invalid argument "${verbosity}" for "-v, --v" flag: strconv.ParseUint: parsing "${verbosity}": invalid syntax`);
+
   const notices: string[] = [];
   const anonymousAuth = v.get('anonymous-auth') as boolean;
   if (anonymousAuth && modes.includes('AlwaysAllow')) {
@@ -288,10 +297,11 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     serviceClusterIPRange: opt('service-cluster-ip-range'),
     serviceNodePortRange: opt('service-node-port-range'),
     admission,
+    showHiddenMetricsForVersion: hiddenFor || undefined,
     ...securityFlags(v, p.changed),
     rawFlags: v,
   };
-  return { help: false, version: v.get('version') === true, options, notices };
+  return { help: false, version: v.get('version') === true, options, notices, logging: { verbosity, format: loggingFormat as LogFormat } };
 }
 
 /** The authentication and authorization flags, grouped as SecurityOptions (unset groups stay undefined). */

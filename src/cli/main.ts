@@ -8,7 +8,7 @@ import { parseCommandLine, usage } from './flags.ts';
 import { OptionsError } from '../machinery/errors.ts';
 import { versionInfo } from '../endpoints/version.ts';
 import { FeatureGateError, FeatureGates } from '../features/gates.ts';
-import { klogLine } from '../features/klog.ts';
+import { Logger } from '../machinery/logging.ts';
 
 export interface MainIo {
   readonly stdout: (s: string) => void;
@@ -68,8 +68,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2), io: 
     io.stdout(`Kubernetes ${versionInfo().gitVersion}\n`);
     return 0;
   }
-  const log = (line: string): void => io.stderr(`${line}\n`);
-  for (const n of cfg.notices) log(`W ${n}`);
+  // One logger for the process: klog text or JSON on stderr, at -v.
+  const logger = new Logger({ verbosity: cfg.logging.verbosity, format: cfg.logging.format, write: (line) => io.stderr(`${line}\n`) });
+  const log = logger.sink('keelson');
+  for (const n of cfg.notices) logger.line('options.ts', `W ${n}`);
   // A bad --runtime-config is a flag error: report it before anything is written or opened (PKI, store).
   const runtimeConfigError = await checkRuntimeConfig(cfg.options.runtimeConfig);
   if (runtimeConfigError !== undefined) {
@@ -78,7 +80,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2), io: 
   }
   // --feature-gates: unknown or locked gates are flag errors; deprecated and GA gates warn as klog does.
   try {
-    FeatureGates.create(cfg.options.featureGates ?? {}, { warn: (w) => log(klogLine('W', 'feature_gate.go:387', w)) });
+    FeatureGates.create(cfg.options.featureGates ?? {}, { warn: (w) => logger.line('feature_gate.ts', `W ${w}`) });
   } catch (err) {
     if (!(err instanceof FeatureGateError)) throw err;
     io.stderr(`Error: ${err.message}\n`);
@@ -90,7 +92,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2), io: 
   const { startServer } = await import('../controlplane/start.ts');
   let server;
   try {
-    server = await startServer({ ...cfg.options, log });
+    server = await startServer({ ...cfg.options, log, logger });
   } catch (err) {
     if (err instanceof OptionsError) {
       io.stderr(`Error: ${err.message}\n`);

@@ -22,6 +22,7 @@ import { createHealthEndpoint } from '../endpoints/health/index.ts';
 import { PostStartHooks, standardChecks } from '../endpoints/health/checks.ts';
 import { createVersionEndpoint } from '../endpoints/version.ts';
 import { Metrics, createMetricsEndpoint } from '../endpoints/metrics.ts';
+import { createDebugFlagsEndpoint } from '../endpoints/debug-flags.ts';
 
 export interface ApiServerConfig {
   readonly options: ResolvedOptions;
@@ -39,6 +40,8 @@ export interface ApiServerConfig {
   readonly authenticator?: Authenticator;
   /** Built by the caller (start.ts: src/authz/setup.ts); otherwise from `authorizationMode`. */
   readonly authorizer?: Authorizer;
+  /** Shared with the store and admission (start.ts); otherwise made here. */
+  readonly metrics?: Metrics;
 }
 
 export interface ApiServer {
@@ -61,7 +64,7 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
   const o = c.options;
   const hooks = c.hooks ?? new PostStartHooks();
   let shuttingDown = false;
-  const metrics = new Metrics();
+  const metrics = c.metrics ?? new Metrics({ showHiddenForVersion: o.showHiddenMetricsForVersion });
   const startedAt = Date.now();
   const checks = standardChecks({
     hooks, pingStore: c.pingStore, informersSynced: c.informersSynced, isShuttingDown: () => shuttingDown, storeTimeoutMs: o.storeHealthTimeoutMs,
@@ -78,6 +81,7 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
       createHealthEndpoint({ ...checks, livezGracePeriodMs: o.livezGracePeriodMs, startedAt, log: o.log }),
       createVersionEndpoint(),
       createMetricsEndpoint(metrics),
+      createDebugFlagsEndpoint(o.logger),
       ...c.endpoints,
     ],
     maxReadOnlyInFlight: o.maxRequestsInflight,
@@ -85,6 +89,7 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
     maxBodyBytes: MAX_REQUEST_BODY_BYTES,
     requestTimeoutMs: o.requestTimeoutMs,
     log: o.log,
+    logger: o.logger,
   });
   const listener = await listen({
     host: o.bindAddress, port: o.port, certPem: c.pki.servingCertPem, keyPem: c.pki.servingKeyPem,

@@ -10,6 +10,7 @@ import type { AuthenticationOptions } from '../authn/options.ts';
 import type { AuthorizationOptions } from '../authz/options.ts';
 import type { AdmissionOptions } from '../admission/config.ts';
 import { OptionsError } from '../machinery/errors.ts';
+import { Logger } from '../machinery/logging.ts';
 
 export type StorageKind = 'memory' | 'sqlite' | 'etcd';
 
@@ -93,6 +94,13 @@ export interface ServerOptions extends SecurityOptions {
   resourceQuotaSyncPeriodMs?: number;
   /** Log sink for one-line messages; default stderr for the CLI, silent for the library. */
   log?: (line: string) => void;
+  /**
+   * The structured logger (klog text or JSON, `-v`): request lines (httplog, -v=3) and `PUT /debug/flags/v` use
+   * it. Default: one that writes to `log` at verbosity 0.
+   */
+  logger?: Logger;
+  /** `--show-hidden-metrics-for-version` (already checked by the CLI: only the previous minor). */
+  showHiddenMetricsForVersion?: string;
   /** `--service-cluster-ip-range` (default 10.96.0.0/12, kubeadm's and kind's; the `kubernetes` Service gets its first address). */
   serviceClusterIPRange?: string;
   /** `--service-node-port-range` (default 30000-32767). */
@@ -143,6 +151,8 @@ export interface ResolvedOptions extends SecurityOptions {
   serviceClusterIPRange: string;
   serviceNodePortRange: string;
   log: (line: string) => void;
+  logger: Logger;
+  showHiddenMetricsForVersion: string | undefined;
   admission: AdmissionOptions;
 }
 
@@ -219,7 +229,9 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     resourceQuotaSyncPeriodMs: o.resourceQuotaSyncPeriodMs ?? 5 * 60_000,
     serviceClusterIPRange: checked('--service-cluster-ip-range', o.serviceClusterIPRange || DEFAULT_SERVICE_CIDR, parseCidr),
     serviceNodePortRange: checked('--service-node-port-range', o.serviceNodePortRange || DEFAULT_NODE_PORT_RANGE, parsePortRange),
-    log: o.log ?? (() => {}),
+    log: o.log ?? (o.logger ? o.logger.sink('keelson') : () => {}),
+    logger: o.logger ?? new Logger({ write: o.log ?? (() => {}) }),
+    showHiddenMetricsForVersion: o.showHiddenMetricsForVersion || undefined,
     admission: o.admission ?? {},
   };
 }

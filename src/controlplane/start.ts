@@ -35,6 +35,9 @@ import { serviceAccountIssuer } from '../authn/serviceaccount/index.ts';
 import { tokenRequestSubresource } from '../authn/serviceaccount/token-request.ts';
 import { startCrdController } from '../controllers/crd-controller.ts';
 import { buildAdmission, type AdmissionChain } from '../admission/index.ts';
+import { Metrics } from '../endpoints/metrics.ts';
+import { instrumentStore } from '../storage/metrics.ts';
+import { objectCounter, resourceResolver, sqliteSize } from './storage-metrics.ts';
 
 /** Secure health ports kube-apiserver probes for `componentstatuses`. */
 const KUBE_SCHEDULER_PORT = 10259;
@@ -98,14 +101,19 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     });
     // etcd sends progress notifications rarely; one shared watch makes every event progress for every cache,
     // so consistent reads of idle resources are answered from the cache instead of falling back to etcd.
-    const store = o.storage === 'etcd' ? await shareWatches(backend, { root: REGISTRY_PREFIX }) : backend;
-    cleanups.push(() => store.close());
+    const shared = o.storage === 'etcd' ? await shareWatches(backend, { root: REGISTRY_PREFIX }) : backend;
+    cleanups.push(() => shared.close());
     // Certificates after the store: its lock refuses a second server on this data dir before it touches them.
     const pki = await ensurePki({
       dataDir: o.certDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
       extraSans: [o.advertiseAddress],
     });
     const catalog = builtinCatalog({ runtimeConfig: o.runtimeConfig });
+    // One Metrics for the whole server: the store's calls, admission, the chain and the watch handler feed it.
+    const metrics = new Metrics({ showHiddenForVersion: o.showHiddenMetricsForVersion });
+    const store = instrumentStore(shared, metrics, resourceResolver(catalog));
+    metrics.setObjectCounter(objectCounter(catalog, shared));
+    if (o.storage === 'sqlite') metrics.setStorageSize(sqliteSize(o.dataDir));
     // Reviews (TokenReview, access reviews) decide with the request chain's own authenticator and authorizer;
     // the server that owns them is created below, and reviews only run once it serves requests.
     let server: ApiServer | undefined;
@@ -127,7 +135,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const virtualStorage = (def: ResourceDef): RestStorage | undefined => reviews(def) ?? bindingsStorage(def, registryOf)
       ?? (def.group === '' && def.resource === 'componentstatuses' ? new ComponentStatusStorage(def, componentProbes) : undefined);
     let admissionRef: AdmissionChain | undefined;
-    const registry = await createRegistry({ virtualStorage, admission: () => admissionRef, wrapStorage: rbacStorageGuard({ authorizer: () => chainOf().authorizer }), catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs }, garbageCollection: o.garbageCollector, allowPrivileged: o.allowPrivileged,
+    const registry = await createRegistry({ virtualStorage, admission: () => admissionRef, wrapStorage: rbacStorageGuard({ authorizer: () => chainOf().authorizer }), catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs, log: o.log }, garbageCollection: o.garbageCollector, allowPrivileged: o.allowPrivileged,
       services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange }, subresourceStorages: [tokenRequestSubresource(saIssuer), podSubresourceStorages] });
     registryRef = registry;
     cleanups.push(() => registry.stop());
@@ -138,7 +146,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const apiEndpoints: Endpoint[] = [
       createDiscoveryEndpoint({ catalog }),
       createOpenApiEndpoint({ catalog }),
-      createResourceEndpoint({ registry, catalog, onDeprecatedRequest: (u) => server?.metrics.recordDeprecatedRequest(u) }),
+      createResourceEndpoint({
+        registry, catalog, onDeprecatedRequest: (u) => metrics.recordDeprecatedRequest(u),
+        onWatchEvent: (g, v, k, bytes) => metrics.recordWatchEvent(g, v, k, bytes),
+      }),
     ];
     // Gates that change serving (APIResponseCompression, CBORServingAndStorage, AllowUnsafeMalformedObjectDeletion)
     // become fields of each request's context (src/features/serving.ts).
@@ -152,7 +163,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     // goes through the chain from here on.
     const admission = await buildAdmission({
       options: o.admission, registry, catalog, authorizer: () => chainOf().authorizer, featureEnabled: (g) => gates.enabled(g),
-      log: o.log, now: () => new Date(),
+      log: o.log, now: () => new Date(), metrics,
     });
     cleanups.push(() => admission.stop());
     await admission.ready();
@@ -162,6 +173,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       pki,
       authenticator: authn.authenticator,
       authorizer: authz.authorizer,
+      metrics,
       endpoints: [...authn.endpoints, ...endpoints],
       pingStore: async () => {
         if (store.ping) await store.ping();

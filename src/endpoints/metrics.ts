@@ -1,29 +1,68 @@
 /**
- * A minimal /metrics in Prometheus text format (0.0.4): apiserver_request_total and
- * apiserver_current_inflight_requests with kube-apiserver's label names, plus apiserver_requested_deprecated_apis. Counters live in a `Metrics` object
- * the chain feeds; the full metrics set (histograms, storage, watch) comes with prom-client later.
+ * /metrics: kube-apiserver v1.33's families with their names, labels, buckets and stability levels (from
+ * apiserver's endpoints/metrics, endpoints/filters, admission/metrics, authorization/metrics and
+ * storage/etcd3/metrics), on the component-base style registry in src/machinery/metrics. The chain's filters,
+ * the watch handler, the admission chain and the instrumented store feed one `Metrics`; other features add
+ * their own families through `metrics.registry` (e.g. APF's apiserver_flowcontrol_*).
+ *
+ * Not served because kube v1.33 does not serve them either: apiserver_registered_watchers (removed after its
+ * 1.23 deprecation; `apiserver_longrunning_requests{verb="WATCH"}` counts watches).
  */
+import type { Counter, Gauge, Histogram } from 'prom-client';
 import type { Endpoint, RequestInfo } from '../request/context.ts';
 import { respondBytes } from '../request/respond.ts';
+import { MetricsRegistry, exponentialBuckets } from '../machinery/metrics/registry.ts';
+import type { StorageMetricsSink } from '../storage/metrics.ts';
+import type { AdmissionMetricsSink } from '../admission/chain.ts';
+import { KUBE_VERSION } from './version.ts';
 
-function esc(v: string): string {
-  if (!/[\\\n"]/.test(v)) return v;
-  return v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+/** apiserver_request_duration_seconds' and etcd_request_duration_seconds' buckets. */
+export const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+const SLI_BUCKETS = [0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+const ADMISSION_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
+const WEBHOOK_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25];
+const AUTH_BUCKETS = exponentialBuckets(0.001, 2, 15);
+
+/** Request methods kube reports; anything else is `other`. */
+const VALID_VERBS = new Set(['APPLY', 'CONNECT', 'CREATE', 'DELETE', 'DELETECOLLECTION', 'GET', 'LIST', 'PATCH', 'POST', 'PROXY', 'PUT', 'UPDATE', 'WATCH', 'WATCHLIST']);
+const CONNECT_SUBRESOURCES = new Set(['log', 'exec', 'portforward', 'attach', 'proxy']);
+
+/** kube's CleanScope: `resource` for named requests and creates, `namespace`, `cluster`, or '' (non-resource). */
+export function scopeLabel(info: RequestInfo): string {
+  if (info.name || info.verb === 'create') return 'resource';
+  if (info.namespace) return 'namespace';
+  return info.isResourceRequest ? 'cluster' : '';
 }
 
-/** kube's "reported verb": LIST/WATCH/GET/POST/PUT/PATCH/DELETE/APPLY; the method for non-resource requests. */
-export function reportedVerb(method: string, info: RequestInfo, contentType: string | undefined): string {
-  if (!info.isResourceRequest) return method.toUpperCase();
-  switch (info.verb) {
-    case 'list': return 'LIST';
-    case 'watch': return 'WATCH';
-    case 'get': return 'GET';
-    case 'create': return 'POST';
-    case 'update': return 'PUT';
-    case 'patch': return contentType?.startsWith('application/apply-patch') ? 'APPLY' : 'PATCH';
-    case 'delete': case 'deletecollection': return 'DELETE';
-    default: return method.toUpperCase();
-  }
+/**
+ * kube's reported verb: from the HTTP method (GET on a collection is LIST, `?watch=true` is WATCH, apply patches
+ * are APPLY, connect sub-resources CONNECT), limited to the known set.
+ */
+export function reportedVerb(method: string, info: RequestInfo, contentType: string | undefined, query?: URLSearchParams): string {
+  let verb = method.toUpperCase();
+  const scope = scopeLabel(info);
+  if ((verb === 'GET' || verb === 'HEAD') && scope !== 'resource' && scope !== '') verb = 'LIST';
+  else if (verb === 'HEAD') verb = 'GET';
+  if (info.verb === 'watch') return 'WATCH';
+  const w = query?.get('watch');
+  if ((verb === 'GET' || verb === 'LIST') && w != null && w.toLowerCase() !== '0' && w.toLowerCase() !== 'false') verb = 'WATCH';
+  if (verb === 'PATCH' && contentType === 'application/apply-patch+yaml') verb = 'APPLY';
+  if (info.isResourceRequest && info.subresource && CONNECT_SUBRESOURCES.has(info.subresource)) verb = 'CONNECT';
+  return VALID_VERBS.has(verb) ? verb : 'other';
+}
+
+/** kube's cleanDryRun: the distinct values sorted and joined, `invalid` for anything but `All`. */
+export function dryRunLabel(query: URLSearchParams): string {
+  const values = query.getAll('dryRun');
+  if (values.length === 0) return '';
+  if (values.some((v) => v !== 'All')) return 'invalid';
+  return [...new Set(values)].sort().join(',');
+}
+
+/** kube's compressUsername: well-known internal identities by name, e-mail-like names and the rest in buckets. */
+export function compressUsername(name: string): string {
+  if (['admin', 'client', 'kube_proxy', 'kubelet', 'system:serviceaccount:kube-system:default'].includes(name)) return name;
+  return name.includes('@') ? 'email_id' : 'other';
 }
 
 /** Labels of apiserver_requested_deprecated_apis; `removedRelease` is '' when no removal is planned. */
@@ -35,69 +74,286 @@ export interface DeprecatedRequestLabels {
   readonly removedRelease: string;
 }
 
-export class Metrics {
-  private readonly requests = new Map<string, number>();
+export interface RequestLabels {
+  readonly verb: string;
+  readonly dryRun: string;
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly scope: string;
+  readonly code: number;
+  /** `apiserver`, or '' for the health endpoints (as kube labels them); default `apiserver`. */
+  readonly component?: string;
+}
+
+export interface MetricsOptions {
+  /** `--show-hidden-metrics-for-version`. */
+  readonly showHiddenForVersion?: string;
+  /** Register process_* and nodejs_* (default true; unit tests and benchmarks may leave them out). */
+  readonly processMetrics?: boolean;
+  /** Clock in ms for the in-flight watermark (tests). */
+  readonly now?: () => number;
+}
+
+type R<L extends string> = Record<L, string>;
+
+export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
+  readonly registry: MetricsRegistry;
+  /** Requests in flight now, by kind (the max-in-flight filter keeps these). */
   readonly inflight = { readOnly: 0, mutating: 0 };
-  private readonly longRunning = new Map<string, number>();
-  private readonly deprecated = new Set<string>();
+  /** The highest in-flight count seen in the current second (kube reports the last second's maximum). */
+  readonly #inflightWatermark = { readOnly: 0, mutating: 0, second: 0 };
+
+  readonly #requests: Counter<'code' | 'component' | 'dry_run' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
+  readonly #duration: Histogram<'component' | 'dry_run' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
+  readonly #sli: Histogram<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
+  readonly #slo: Histogram<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
+  readonly #sizes: Histogram<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
+  readonly #longRunning: Gauge<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
+  readonly #deprecated: Gauge<'group' | 'removed_release' | 'resource' | 'subresource' | 'version'>;
+  readonly #watchEvents: Counter<'group' | 'kind' | 'version'>;
+  readonly #watchEventSizes: Histogram<'group' | 'kind' | 'version'>;
+  readonly #authnAttempts: Counter<'result'>;
+  readonly #authnDuration: Histogram<'result'>;
+  readonly #authnUsers: Counter<'username'>;
+  readonly #authzAttempts: Counter<'result'>;
+  readonly #authzDuration: Histogram<'result'>;
+  readonly #authzDecisions: Counter<'decision' | 'name' | 'type'>;
+  readonly #admissionStep: Histogram<'operation' | 'rejected' | 'type'>;
+  readonly #admissionController: Histogram<'name' | 'operation' | 'rejected' | 'type'>;
+  readonly #admissionWebhook: Histogram<'name' | 'operation' | 'rejected' | 'type'>;
+  readonly #etcdDuration: Histogram<'operation' | 'type'>;
+  readonly #etcdTotal: Counter<'operation' | 'type'>;
+  readonly #etcdErrors: Counter<'operation' | 'type'>;
+  readonly #storageObjects: Gauge<'resource'>;
+  readonly #storageSize: Gauge<'storage_cluster_id'>;
+  readonly #storageLists: Counter<'resource'>;
+  readonly #storageFetched: Counter<'resource'>;
+  readonly #storageEvents: Counter<'resource'>;
+  readonly #now: () => number;
+  /** Observing a hidden family costs a hash per request for nothing. */
+  readonly #sloShown: boolean;
+  #countObjects?: () => Promise<ReadonlyMap<string, number>>;
+  #storageBytes?: () => Promise<number | undefined>;
+
+  constructor(opts: MetricsOptions = {}) {
+    const reg = new MetricsRegistry({ currentVersion: { major: Number(KUBE_VERSION.major), minor: Number(KUBE_VERSION.minor) }, showHiddenForVersion: opts.showHiddenForVersion });
+    this.registry = reg;
+    const now = this.#now = opts.now ?? Date.now;
+    const reqLabels = ['component', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'] as const;
+    this.#requests = reg.counter({
+      name: 'apiserver_request_total', stabilityLevel: 'STABLE', labelNames: ['code', 'component', 'dry_run', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'],
+      help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+    });
+    this.#duration = reg.histogram({
+      name: 'apiserver_request_duration_seconds', stabilityLevel: 'STABLE', labelNames: ['component', 'dry_run', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'], buckets: REQUEST_DURATION_BUCKETS,
+      help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+    });
+    // Webhook and APF queue time are not subtracted yet: these are upper bounds of kube's SLI.
+    this.#sli = reg.histogram({
+      name: 'apiserver_request_sli_duration_seconds', labelNames: reqLabels, buckets: SLI_BUCKETS,
+      help: 'Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
+    });
+    this.#slo = reg.histogram({
+      name: 'apiserver_request_slo_duration_seconds', labelNames: reqLabels, buckets: SLI_BUCKETS, deprecatedVersion: '1.27.0',
+      help: 'Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
+    });
+    this.#sloShown = !reg.hidden.includes('apiserver_request_slo_duration_seconds');
+    this.#sizes = reg.histogram({
+      name: 'apiserver_response_sizes', stabilityLevel: 'STABLE', labelNames: reqLabels, buckets: exponentialBuckets(1000, 10, 7),
+      help: 'Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.',
+    });
+    this.#longRunning = reg.gauge({
+      name: 'apiserver_longrunning_requests', stabilityLevel: 'STABLE', labelNames: reqLabels,
+      help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+    });
+    this.#deprecated = reg.gauge({
+      name: 'apiserver_requested_deprecated_apis', stabilityLevel: 'STABLE', labelNames: ['group', 'removed_release', 'resource', 'subresource', 'version'],
+      help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+    });
+    const inflight = this.inflight;
+    const watermark = this.#inflightWatermark;
+    reg.gauge({
+      name: 'apiserver_current_inflight_requests', stabilityLevel: 'STABLE', labelNames: ['request_kind'],
+      help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
+      collect(this: Gauge<'request_kind'>) {
+        const fresh = watermark.second === Math.floor(now() / 1000);
+        this.set({ request_kind: 'mutating' }, Math.max(inflight.mutating, fresh ? watermark.mutating : 0));
+        this.set({ request_kind: 'readOnly' }, Math.max(inflight.readOnly, fresh ? watermark.readOnly : 0));
+      },
+    });
+    this.#watchEvents = reg.counter({ name: 'apiserver_watch_events_total', labelNames: ['group', 'kind', 'version'], help: 'Number of events sent in watch clients' });
+    this.#watchEventSizes = reg.histogram({
+      name: 'apiserver_watch_events_sizes', labelNames: ['group', 'kind', 'version'], buckets: exponentialBuckets(1024, 2, 8), help: 'Watch event size distribution in bytes',
+    });
+    this.#authnUsers = reg.counter({ name: 'authenticated_user_requests', labelNames: ['username'], help: 'Counter of authenticated requests broken out by username.' });
+    this.#authnAttempts = reg.counter({ name: 'authentication_attempts', labelNames: ['result'], help: 'Counter of authenticated attempts.' });
+    this.#authnDuration = reg.histogram({ name: 'authentication_duration_seconds', labelNames: ['result'], buckets: AUTH_BUCKETS, help: 'Authentication duration in seconds broken out by result.' });
+    this.#authzAttempts = reg.counter({
+      name: 'authorization_attempts_total', labelNames: ['result'],
+      help: "Counter of authorization attempts broken down by result. It can be either 'allowed', 'denied', 'no-opinion' or 'error'.",
+    });
+    this.#authzDuration = reg.histogram({ name: 'authorization_duration_seconds', labelNames: ['result'], buckets: AUTH_BUCKETS, help: 'Authorization duration in seconds broken out by result.' });
+    this.#authzDecisions = reg.counter({
+      name: 'apiserver_authorization_decisions_total', labelNames: ['decision', 'name', 'type'],
+      help: 'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.',
+    });
+    this.#admissionStep = reg.histogram({
+      name: 'apiserver_admission_step_admission_duration_seconds', stabilityLevel: 'STABLE', labelNames: ['operation', 'rejected', 'type'], buckets: ADMISSION_BUCKETS,
+      help: 'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
+    });
+    this.#admissionController = reg.histogram({
+      name: 'apiserver_admission_controller_admission_duration_seconds', stabilityLevel: 'STABLE', labelNames: ['name', 'operation', 'rejected', 'type'], buckets: ADMISSION_BUCKETS,
+      help: 'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+    });
+    this.#admissionWebhook = reg.histogram({
+      name: 'apiserver_admission_webhook_admission_duration_seconds', stabilityLevel: 'STABLE', labelNames: ['name', 'operation', 'rejected', 'type'], buckets: WEBHOOK_BUCKETS,
+      help: 'Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+    });
+    this.#etcdDuration = reg.histogram({
+      name: 'etcd_request_duration_seconds', labelNames: ['operation', 'type'], buckets: REQUEST_DURATION_BUCKETS,
+      help: 'Etcd request latency in seconds for each operation and object type.',
+    });
+    this.#etcdTotal = reg.counter({ name: 'etcd_requests_total', labelNames: ['operation', 'type'], help: 'Etcd request counts for each operation and object type.' });
+    this.#etcdErrors = reg.counter({ name: 'etcd_request_errors_total', labelNames: ['operation', 'type'], help: 'Etcd failed request counts for each operation and object type.' });
+    const self = this;
+    this.#storageObjects = reg.gauge({
+      name: 'apiserver_storage_objects', stabilityLevel: 'STABLE', labelNames: ['resource'],
+      help: 'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
+      async collect(this: Gauge<'resource'>) {
+        if (!self.#countObjects) return;
+        for (const [resource, n] of await self.#countObjects()) this.set({ resource }, n);
+      },
+    });
+    this.#storageSize = reg.gauge({
+      name: 'apiserver_storage_size_bytes', stabilityLevel: 'STABLE', labelNames: ['storage_cluster_id'],
+      help: 'Size of the storage database file physically allocated in bytes.',
+      async collect(this: Gauge<'storage_cluster_id'>) {
+        const n = await self.#storageBytes?.();
+        if (n !== undefined) this.set({ storage_cluster_id: 'etcd-0' }, n);
+      },
+    });
+    this.#storageLists = reg.counter({ name: 'apiserver_storage_list_total', labelNames: ['resource'], help: 'Number of LIST requests served from storage' });
+    this.#storageFetched = reg.counter({ name: 'apiserver_storage_list_fetched_objects_total', labelNames: ['resource'], help: 'Number of objects read from storage in the course of serving a LIST request' });
+    this.#storageEvents = reg.counter({ name: 'apiserver_storage_events_received_total', labelNames: ['resource'], help: 'Number of etcd events received split by kind.' });
+    if (opts.processMetrics ?? true) reg.collectProcessMetrics();
+  }
+
+  /** Counts stored objects per resource at scrape time (apiserver_storage_objects); -1 marks a failed count. */
+  setObjectCounter(f: () => Promise<ReadonlyMap<string, number>>): void {
+    this.#countObjects = f;
+  }
+
+  /** The store's size on disk (apiserver_storage_size_bytes), when the backend knows it. */
+  setStorageSize(f: () => Promise<number | undefined>): void {
+    this.#storageBytes = f;
+  }
+
+  /** Notes a request entering the max-in-flight accounting (for the last second's maximum). */
+  noteInflight(): void {
+    const w = this.#inflightWatermark;
+    const second = Math.floor(this.#now() / 1000);
+    if (w.second !== second) {
+      w.second = second;
+      w.readOnly = 0;
+      w.mutating = 0;
+    }
+    w.readOnly = Math.max(w.readOnly, this.inflight.readOnly);
+    w.mutating = Math.max(w.mutating, this.inflight.mutating);
+  }
 
   /** Tracks a long-running request (watch, exec, …) until the returned function is called. */
   trackLongRunning(l: { verb: string; group: string; version: string; resource: string; subresource: string; scope: string }): () => void {
-    const key = `component="apiserver",group="${esc(l.group)}",resource="${esc(l.resource)}",scope="${esc(l.scope)}",subresource="${esc(l.subresource)}",verb="${esc(l.verb)}",version="${esc(l.version)}"`;
-    this.longRunning.set(key, (this.longRunning.get(key) ?? 0) + 1);
-    return () => this.longRunning.set(key, (this.longRunning.get(key) ?? 1) - 1);
+    const labels: R<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'> = {
+      component: 'apiserver', group: l.group, resource: l.resource, scope: l.scope, subresource: l.subresource, verb: l.verb, version: l.version,
+    };
+    this.#longRunning.inc(labels);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#longRunning.dec(labels);
+    };
   }
 
-  /**
-   * kube's deprecatedRequestGauge: set to 1 for every deprecated group/version/resource/subresource served
-   * (series only ever appear; a restart clears them, as in kube).
-   */
+  /** kube's deprecatedRequestGauge: 1 for every deprecated group/version/resource/subresource served. */
   recordDeprecatedRequest(l: DeprecatedRequestLabels): void {
-    const key = `group="${esc(l.group)}",removed_release="${esc(l.removedRelease)}",resource="${esc(l.resource)}",subresource="${esc(l.subresource)}",version="${esc(l.version)}"`;
-    this.deprecated.add(key);
+    this.#deprecated.set({ group: l.group, removed_release: l.removedRelease, resource: l.resource, subresource: l.subresource, version: l.version }, 1);
   }
 
-  recordRequest(l: { verb: string; dryRun: string; group: string; version: string; resource: string; subresource: string; scope: string; code: number }): void {
-    const key = `code="${l.code}",component="apiserver",dry_run="${esc(l.dryRun)}",group="${esc(l.group)}",resource="${esc(l.resource)}",scope="${esc(l.scope)}",subresource="${esc(l.subresource)}",verb="${esc(l.verb)}",version="${esc(l.version)}"`;
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
-  }
-
-  render(): string {
-    const lines: string[] = [
-      '# HELP apiserver_current_inflight_requests [STABLE] Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
-      '# TYPE apiserver_current_inflight_requests gauge',
-      `apiserver_current_inflight_requests{request_kind="mutating"} ${this.inflight.mutating}`,
-      `apiserver_current_inflight_requests{request_kind="readOnly"} ${this.inflight.readOnly}`,
-      '# HELP apiserver_longrunning_requests [STABLE] Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
-      '# TYPE apiserver_longrunning_requests gauge',
-      ...[...this.longRunning.keys()].sort().map((k) => `apiserver_longrunning_requests{${k}} ${this.longRunning.get(k)}`),
-      '# HELP apiserver_request_total [STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
-      '# TYPE apiserver_request_total counter',
-    ];
-    for (const k of [...this.requests.keys()].sort()) lines.push(`apiserver_request_total{${k}} ${this.requests.get(k)}`);
-    // Like Prometheus' client, a vector with no series yet is not written at all.
-    if (this.deprecated.size) {
-      lines.push(
-        '# HELP apiserver_requested_deprecated_apis [STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
-        '# TYPE apiserver_requested_deprecated_apis gauge',
-        ...[...this.deprecated].sort().map((k) => `apiserver_requested_deprecated_apis{${k}} 1`),
-      );
+  /** One finished request: counter, latency (seconds), and for GET/LIST the response size in bytes. */
+  recordRequest(l: RequestLabels, seconds = 0, responseBytes?: number): void {
+    const component = l.component ?? 'apiserver';
+    const base = { component, group: l.group, resource: l.resource, scope: l.scope, subresource: l.subresource, verb: l.verb, version: l.version };
+    this.#requests.inc({ code: String(l.code), component, dry_run: l.dryRun, group: l.group, resource: l.resource, scope: l.scope, subresource: l.subresource, verb: l.verb, version: l.version });
+    this.#duration.observe({ component, dry_run: l.dryRun, group: l.group, resource: l.resource, scope: l.scope, subresource: l.subresource, verb: l.verb, version: l.version }, seconds);
+    if (l.verb !== 'WATCH' && l.verb !== 'CONNECT') {
+      this.#sli.observe(base, seconds);
+      if (this.#sloShown) this.#slo.observe(base, seconds);
     }
-    return lines.join('\n') + '\n';
+    if (responseBytes !== undefined && (l.verb === 'GET' || l.verb === 'LIST')) this.#sizes.observe(base, responseBytes);
   }
-}
 
-/** The scope label: resource (named), namespace, cluster, or '' for non-resource requests. */
-export function scopeLabel(info: RequestInfo): string {
-  if (!info.isResourceRequest) return '';
-  if (info.name) return 'resource';
-  return info.namespace ? 'namespace' : 'cluster';
+  recordWatchEvent(group: string, version: string, kind: string, bytes: number): void {
+    this.#watchEvents.inc({ group, kind, version });
+    this.#watchEventSizes.observe({ group, kind, version }, bytes);
+  }
+
+  /** `result`: success, failure (no authenticator recognised the credentials) or error. */
+  recordAuthentication(result: 'success' | 'failure' | 'error', seconds: number, username?: string): void {
+    if (result === 'success' && username !== undefined) this.#authnUsers.inc({ username: compressUsername(username) });
+    this.#authnAttempts.inc({ result });
+    this.#authnDuration.observe({ result }, seconds);
+  }
+
+  recordAuthorization(result: 'allowed' | 'denied' | 'no-opinion' | 'error', seconds: number): void {
+    this.#authzAttempts.inc({ result });
+    this.#authzDuration.observe({ result }, seconds);
+  }
+
+  /** A terminal decision of one configured authorizer (not the system:masters shortcut, as in kube). */
+  recordAuthorizationDecision(type: string, name: string, decision: 'allowed' | 'denied'): void {
+    this.#authzDecisions.inc({ decision, name, type });
+  }
+
+  observeAdmissionStep(type: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void {
+    this.#admissionStep.observe({ operation, rejected: String(rejected), type }, seconds);
+  }
+
+  observeAdmissionController(name: string, type: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void {
+    this.#admissionController.observe({ name, operation, rejected: String(rejected), type }, seconds);
+  }
+
+  observeAdmissionWebhook(name: string, type: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void {
+    this.#admissionWebhook.observe({ name, operation, rejected: String(rejected), type }, seconds);
+  }
+
+  observeStorageRequest(operation: string, type: string, seconds: number, failed: boolean): void {
+    this.#etcdDuration.observe({ operation, type }, seconds);
+    this.#etcdTotal.inc({ operation, type });
+    if (failed) this.#etcdErrors.inc({ operation, type });
+  }
+
+  observeStorageList(type: string, fetched: number): void {
+    this.#storageLists.inc({ resource: type });
+    this.#storageFetched.inc({ resource: type }, fetched);
+  }
+
+  observeStorageEvents(type: string, count: number): void {
+    this.#storageEvents.inc({ resource: type }, count);
+  }
+
+  /** The Prometheus text exposition of every registered family. */
+  render(): Promise<string> {
+    return this.registry.render();
+  }
 }
 
 export function createMetricsEndpoint(metrics: Metrics): Endpoint {
   return async (ctx) => {
     if (ctx.info.path !== '/metrics' || ctx.info.isResourceRequest) return false;
-    respondBytes(ctx, 200, 'text/plain; version=0.0.4; charset=utf-8', metrics.render());
+    respondBytes(ctx, 200, 'text/plain; version=0.0.4; charset=utf-8', await metrics.render());
     return true;
   };
 }

@@ -39,6 +39,8 @@ export interface ResourceEndpointOptions {
   readonly catalog?: Pick<Catalog, 'lookupKind'>;
   /** Sink for apiserver_requested_deprecated_apis (Metrics.recordDeprecatedRequest); optional for tests. */
   readonly onDeprecatedRequest?: (use: DeprecatedUse) => void;
+  /** Sink for apiserver_watch_events_total / _sizes (Metrics.recordWatchEvent); optional for tests. */
+  readonly onWatchEvent?: (group: string, version: string, kind: string, bytes: number) => void;
 }
 
 /** Path segments kube treats as sub-resources of a namespace (not nested resources). */
@@ -197,6 +199,7 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
       // its Scale (autoscaling/v1) has a protobuf form.
       render: { def, kind, apiVersion, group, protobuf: supportsProtobuf(apiVersion, kind) && !(def.custom && kind === def.kind), ...(table ? {} : { table: false }) },
       isKnownKind,
+      ...(opts.onWatchEvent ? { onWatchEvent: opts.onWatchEvent } : {}),
       ...fieldSchemaOf(def, apiVersion, kind),
     };
 

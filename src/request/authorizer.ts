@@ -38,9 +38,15 @@ export interface Attributes {
  * request filter answers 500 as kube-apiserver does, and access reviews report it as `evaluationError`.
  */
 export type Decision =
-  | { readonly kind: 'allow'; readonly reason?: string; readonly error?: string }
-  | { readonly kind: 'deny'; readonly reason: string; readonly error?: string }
+  | { readonly kind: 'allow'; readonly reason?: string; readonly error?: string; readonly decidedBy?: DecidedBy }
+  | { readonly kind: 'deny'; readonly reason: string; readonly error?: string; readonly decidedBy?: DecidedBy }
   | { readonly kind: 'no-opinion'; readonly reason?: string; readonly error?: string };
+
+/** Which configured authorizer made a terminal decision (apiserver_authorization_decisions_total's type and name). */
+export interface DecidedBy {
+  readonly type: string;
+  readonly name: string;
+}
 
 export interface Authorizer {
   readonly name: string;

@@ -2,13 +2,15 @@
  * The filter chain, one ordered list read top to bottom (outermost first). Each filter is `withX(next, deps)`;
  * the innermost handler tries the endpoints in order and ends with kube's plain-text 404.
  *
- *   audit id → panic recovery → request info → request timeout → metrics → body limit → authentication → (audit: later)
+ *   audit id → panic recovery → httplog → request info → request timeout → metrics → body limit → authentication → (audit: later)
  *   → impersonation → max-in-flight → authorization → endpoints
  */
 import type { Endpoint } from '../request/context.ts';
 import type { Authenticator } from '../request/authenticator.ts';
 import type { Authorizer } from '../request/authorizer.ts';
 import type { Metrics } from '../endpoints/metrics.ts';
+import type { Logger } from '../machinery/logging.ts';
+import { withHttpLog } from './filters/httplog.ts';
 import { respondBytes } from '../request/respond.ts';
 import type { ServerHandler } from './filters/types.ts';
 import { withAuditId } from './filters/audit-id.ts';
@@ -34,6 +36,8 @@ export interface ChainDeps {
   /** `--request-timeout` in ms for requests that are not long-running; 0 = none. */
   readonly requestTimeoutMs: number;
   readonly log: (line: string) => void;
+  /** Request lines at -v=3 (kube's httplog); none when absent. */
+  readonly logger?: Logger;
 }
 
 type Filter = (next: ServerHandler, deps: ChainDeps) => ServerHandler;
@@ -42,6 +46,7 @@ type Filter = (next: ServerHandler, deps: ChainDeps) => ServerHandler;
 export const FILTERS: readonly { name: string; wrap: Filter }[] = [
   { name: 'audit-id', wrap: (n) => withAuditId(n) },
   { name: 'panic-recovery', wrap: (n, d) => withPanicRecovery(n, d) },
+  { name: 'httplog', wrap: (n, d) => (d.logger ? withHttpLog(n, { logger: d.logger }) : n) },
   { name: 'request-info', wrap: (n) => withRequestInfo(n) },
   { name: 'request-timeout', wrap: (n, d) => withRequestTimeout(n, d) },
   { name: 'metrics', wrap: (n, d) => withMetrics(n, d) },

@@ -32,6 +32,8 @@ export interface HandlerScope {
   readonly isKnownKind: (apiVersion: string, kind: string) => boolean;
   /** Field structure of `kind` (built-in kinds) for strict field validation; undefined otherwise. */
   readonly fieldSchema?: SchemaNode;
+  /** Each watch frame sent (group, version, kind of the watched objects, frame bytes), for metrics. */
+  readonly onWatchEvent?: (group: string, version: string, kind: string, bytes: number) => void;
 }
 
 /**

@@ -172,6 +172,7 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
   const writeFrame = (frame: Uint8Array): boolean => {
     if (ended || out.destroyed) return false;
     out.write(frame);
+    s.onWatchEvent?.(s.group, s.version, s.kind, frame.byteLength);
     return out.writableLength <= WATCH_BACKLOG_BYTES;
   };
 

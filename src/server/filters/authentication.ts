@@ -10,6 +10,7 @@ import { respondError } from '../../endpoints/respond.ts';
 import type { AuthRequest, Authenticator } from '../../request/authenticator.ts';
 import type { Req } from '../../request/context.ts';
 import type { ServerHandler } from './types.ts';
+import type { Metrics } from '../../endpoints/metrics.ts';
 
 /** The TLS socket behind an HTTP/1.1 request or an HTTP/2 stream. */
 export function tlsSocketOf(req: Req): TLSSocket | undefined {
@@ -30,9 +31,13 @@ export function authRequestOf(req: Req, path: string): AuthRequest {
   };
 }
 
-export function withAuthentication(next: ServerHandler, deps: { authenticator: Authenticator; log: (line: string) => void }): ServerHandler {
+export function withAuthentication(next: ServerHandler, deps: { authenticator: Authenticator; log: (line: string) => void; metrics?: Metrics }): ServerHandler {
   return async function authentication(ctx) {
+    const t0 = performance.now();
     const r = await deps.authenticator.authenticate(authRequestOf(ctx.req, ctx.info.path));
+    // kube's recordAuthenticationMetrics: error, failure (nothing recognised the request) or success.
+    deps.metrics?.recordAuthentication(r.kind === 'authenticated' ? 'success' : r.kind === 'error' ? 'error' : 'failure',
+      (performance.now() - t0) / 1000, r.kind === 'authenticated' ? r.user.username : undefined);
     if (r.kind !== 'authenticated') {
       if (r.kind === 'error') deps.log(`Unable to authenticate the request: ${r.message}`);
       respondError(ctx, errors.unauthorized());

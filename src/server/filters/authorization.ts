@@ -10,6 +10,7 @@ import { forbiddenError } from '../../authz/forbidden.ts';
 import { parseFieldSelector } from '../../machinery/selectors/fields.ts';
 import { parseLabelSelector } from '../../machinery/selectors/labels.ts';
 import type { ServerHandler, ServerContext } from './types.ts';
+import type { Metrics } from '../../endpoints/metrics.ts';
 
 /** kube's verbsWithSelectors. */
 const VERBS_WITH_SELECTORS = new Set(['list', 'watch', 'deletecollection']);
@@ -58,16 +59,26 @@ export function attributesOf(ctx: ServerContext): Attributes {
   };
 }
 
-export function withAuthorization(next: ServerHandler, deps: { authorizer: Authorizer; log: (line: string) => void }): ServerHandler {
+export function withAuthorization(next: ServerHandler, deps: { authorizer: Authorizer; log: (line: string) => void; metrics?: Metrics }): ServerHandler {
   return async function authorization(ctx) {
     const attrs = attributesOf(ctx);
+    const t0 = performance.now();
     let decision;
     try {
       decision = await deps.authorizer.authorize(attrs);
     } catch (err) {
+      deps.metrics?.recordAuthorization('error', (performance.now() - t0) / 1000);
       deps.log(`authorizer failed: ${(err as Error).message}`);
       respondError(ctx, errors.internal((err as Error).message));
       return;
+    }
+    if (deps.metrics) {
+      const m = deps.metrics;
+      // kube's recordAuthorizationMetrics: allowed wins over an error, an error over deny and no-opinion.
+      m.recordAuthorization(decision.kind === 'allow' ? 'allowed' : decision.error ? 'error' : decision.kind === 'deny' ? 'denied' : 'no-opinion', (performance.now() - t0) / 1000);
+      if (decision.kind !== 'no-opinion' && decision.decidedBy) {
+        m.recordAuthorizationDecision(decision.decidedBy.type, decision.decidedBy.name, decision.kind === 'allow' ? 'allowed' : 'denied');
+      }
     }
     if (decision.kind === 'allow') {
       await next(ctx);

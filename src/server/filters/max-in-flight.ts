@@ -7,7 +7,7 @@
 import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
 import type { RequestInfo } from '../../request/context.ts';
-import { scopeLabel, type Metrics } from '../../endpoints/metrics.ts';
+import { reportedVerb, scopeLabel, type Metrics } from '../../endpoints/metrics.ts';
 import type { ServerHandler } from './types.ts';
 
 const LONG_RUNNING_SUBRESOURCES = new Set(['proxy', 'attach', 'log', 'exec', 'portforward']);
@@ -30,7 +30,7 @@ export function withMaxInFlight(next: ServerHandler, deps: InFlightDeps): Server
     if (isLongRunning(ctx.info)) {
       // Not limited (kube-apiserver neither), but counted on their own gauge.
       const i = ctx.info;
-      const done = deps.metrics?.trackLongRunning({ verb: i.verb.toUpperCase(), group: i.apiGroup, version: i.apiVersion, resource: i.resource, subresource: i.subresource, scope: scopeLabel(i) });
+      const done = deps.metrics?.trackLongRunning({ verb: reportedVerb(ctx.req.method ?? 'GET', i, ctx.req.headers['content-type'], ctx.query), group: i.apiGroup, version: i.apiVersion, resource: i.resource, subresource: i.subresource, scope: scopeLabel(i) });
       try {
         await next(ctx);
       } finally {
@@ -49,6 +49,7 @@ export function withMaxInFlight(next: ServerHandler, deps: InFlightDeps): Server
       return;
     }
     inflight[kind]++;
+    deps.metrics?.noteInflight();
     try {
       await next(ctx);
     } finally {

@@ -60,6 +60,8 @@ export interface CacherOptions {
   readonly codec: ObjectCodec;
   /** How long changes stay replayable. Default 5 minutes. */
   readonly windowMs?: number;
+  /** Where restarts and re-list failures are reported (the server's logger); default stderr. */
+  readonly log?: (line: string) => void;
   /** At most this many changes in the window. Default 100,000. */
   readonly maxWindowEvents?: number;
   /** Live events a watcher may have queued before it is closed as too slow. Default 1,000. */
@@ -391,10 +393,15 @@ export class Cacher implements ObjectReader {
     }
   }
 
+  private warn(line: string): void {
+    if (this.opts.log) this.opts.log(`W ${line}`);
+    else console.warn(line);
+  }
+
   /** The backend watch failed: end every watcher (clients re-watch), serve reads from the store, re-list. */
   private restart(err: Error): void {
     if (this.phase === 'stopped') return;
-    console.warn(`watch cache ${this.prefix}: store watch ended (${err.message}); re-listing`);
+    this.warn(`watch cache ${this.prefix}: store watch ended (${err.message}); re-listing`);
     this.generation++;
     this.phase = 'loading';
     this.storeWatch?.dispose();
@@ -410,7 +417,7 @@ export class Cacher implements ObjectReader {
       if (this.phase === 'stopped') return;
       this.load().catch((err: unknown) => {
         if (this.phase === 'stopped') return;
-        console.warn(`watch cache ${this.prefix}: re-list failed (${err instanceof Error ? err.message : String(err)})`);
+        this.warn(`watch cache ${this.prefix}: re-list failed (${err instanceof Error ? err.message : String(err)})`);
         this.scheduleLoad();
       });
     }, delay);
