@@ -6,18 +6,10 @@
  * anything but a StatusError becomes a 500, as kube reports unexpected admission errors.
  */
 import { errors, StatusError } from '../machinery/errors.ts';
-import type { Admission, AdmissionAttributes, AdmissionPlugin } from './types.ts';
+import type { Admission, AdmissionAttributes, AdmissionMetricsSink, AdmissionPlugin } from './types.ts';
 
-/**
- * Where admission latencies go (kube's apiserver_admission_step_/controller_/webhook_admission_duration_seconds);
- * the server's Metrics implements it. `type` is `admit` or `validate`; `rejected` whether the step refused.
- */
-export interface AdmissionMetricsSink {
-  observeAdmissionStep(type: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
-  observeAdmissionController(name: string, type: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
-  /** For webhook plugins: one call per webhook invoked. */
-  observeAdmissionWebhook?(name: string, type: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
-}
+export type { AdmissionMetricsSink };
+
 
 const since = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e9;
 

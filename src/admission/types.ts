@@ -44,6 +44,19 @@ export interface PluginContext {
   readonly configDir: string;
   readonly log: (line: string) => void;
   readonly now: () => Date;
+  /** Where plugins that call out (the webhooks) report each call's latency. */
+  readonly metrics?: AdmissionMetricsSink;
+}
+
+/**
+ * Where admission latencies go (kube's apiserver_admission_step_/controller_/webhook_admission_duration_seconds);
+ * the server's Metrics implements it. `type` is `admit` or `validate`; `rejected` whether the step refused.
+ */
+export interface AdmissionMetricsSink {
+  observeAdmissionStep(type: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
+  observeAdmissionController(name: string, type: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
+  /** For webhook plugins: one call per webhook invoked. */
+  observeAdmissionWebhook?(name: string, type: 'admit' | 'validate', operation: string, rejected: boolean, seconds: number): void;
 }
 
 export type PluginFactory = (ctx: PluginContext) => AdmissionPlugin | Promise<AdmissionPlugin>;

@@ -60,6 +60,7 @@ function webhookPlugin(mutating: boolean) {
         }
       },
       log: ctx.log,
+      metrics: ctx.metrics,
     };
     const dispatcher = mutating ? new MutatingDispatcher(deps) : new ValidatingDispatcher(deps);
     let stopped = false;

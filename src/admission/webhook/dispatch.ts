@@ -34,6 +34,7 @@ import { matchInvocation, type EquivalentResources, type Invocation, type MatchD
 import { encodeReview, readReply, ReplyError, reviewVersionFor, verifyReply, type VerifiedResponse } from './review.ts';
 import type { Webhook } from './source.ts';
 import { CallError, ClientConfigError, type WebhookTransport } from './transport.ts';
+import type { AdmissionMetricsSink } from '../types.ts';
 
 /** kube's ErrCallingWebhook: the webhook could not be called or understood (failurePolicy applies). */
 export class CallingWebhookError extends Error {
@@ -47,6 +48,8 @@ export interface DispatchDeps extends MatchDeps {
   readonly transport: WebhookTransport;
   readonly authorizer: () => Authorizer | undefined;
   readonly log: (line: string) => void;
+  /** apiserver_admission_webhook_admission_duration_seconds, one observation per call. */
+  readonly metrics?: AdmissionMetricsSink;
 }
 
 const sameResource = (a: GroupVersionResource, b: GroupVersionResource): boolean =>
@@ -146,6 +149,8 @@ abstract class Dispatcher {
     const uid = randomUUID();
     const body = encodeReview({ uid, version, attrs, invocation: inv, object: v.object, oldObject: v.oldObject });
     let verified: VerifiedResponse;
+    const t0 = this.deps.metrics ? process.hrtime.bigint() : 0n;
+    let rejected = true;
     try {
       const reply = await this.deps.transport.post(h.clientConfig, body, h.timeoutSeconds);
       let doc: Record<string, unknown>;
@@ -165,7 +170,10 @@ abstract class Dispatcher {
       if (e instanceof ClientConfigError) throw new CallingWebhookError(h.name, `could not get REST client: ${e.message}`);
       if (e instanceof CallError) throw new CallingWebhookError(h.name, `failed to call webhook: ${e.message}`);
       throw e;
+    } finally {
+      this.deps.metrics?.observeAdmissionWebhook?.(h.name, this.mutating ? 'admit' : 'validate', attrs.operation, rejected, Number(process.hrtime.bigint() - t0) / 1e9);
     }
+    rejected = !verified.allowed;
     for (const [k, val] of Object.entries(verified.auditAnnotations ?? {})) annotate(attrs, `${h.name}/${k}`, val ?? '');
     for (const w of verified.warnings ?? []) attrs.warnings.push(w);
     if (!verified.allowed) throw denial(h.name, verified.result);
