@@ -8,7 +8,7 @@
  * All of them call the registry directly with the `system:apiserver` identity (no HTTP loopback).
  */
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
-import { type ApiServerEndpoint, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
+import { type ApiServerEndpoint, ensureKubernetesService, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.ts';
 import { Informer } from '../client/informer.ts';
 import { NamespaceController } from './namespace-controller.ts';
 import { type CatalogLike, NamespaceDeleter } from './namespace-deleter.ts';
@@ -58,6 +58,7 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
   const { registry, log } = opts;
   const logOpt = log ? { log } : {};
   await ensureSystemNamespaces(registry);
+  await ensureSystemPriorityClasses(registry);
   if (opts.apiServer) await ensureKubernetesService(registry, opts.apiServer, log);
   // kube-apiserver's rbac/bootstrap-roles hook and the clusterrole-aggregation controller (src/controllers/rbac).
   const rbac = await startRbac({ registry, ...logOpt, ...(opts.featureEnabled ? { gate: opts.featureEnabled } : {}) });
