@@ -61,7 +61,7 @@ export function stopAll(...listers: Lister[]): Promise<void> {
   return Promise.resolve();
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 // --- requests ------------------------------------------------------------------------------------------------
 
