@@ -22,7 +22,11 @@ void test('every container pulls Always; updates without new images are left alo
   const newer = request({ operation: 'UPDATE', resource: 'pods', namespace: 'ns', name: 'p', object: pod('IfNotPresent', 'x:2'), oldObject: pod() });
   await plugin.admit!(newer);
   assert.equal((newer.object!['spec'] as any).containers[0].imagePullPolicy, 'Always');
-  return refusal(() => plugin.validate!(request({ resource: 'pods', namespace: 'ns', object: pod() }))).then((e) => {
-    assert.equal(e.message, 'pods "p" is forbidden: spec.initContainers[0].imagePullPolicy: Unsupported value: "IfNotPresent": supported values: "Always"');
-  });
+  const e = await refusal(() => plugin.validate!(request({ resource: 'pods', namespace: 'ns', object: pod() })));
+  assert.equal(e.code, 500, 'an aggregate of errors is no API status');
+  const why = (path: string) => `pods "p" is forbidden: ${path}.imagePullPolicy: Unsupported value: "IfNotPresent": supported values: "Always"`;
+  assert.equal(e.message, `[${why('spec.initContainers[0]')}, ${why('spec.containers[0]')}, ${why('spec.ephemeralContainers[0]')}]`);
+  const one = { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x', imagePullPolicy: 'Never' }] } };
+  assert.equal((await refusal(() => plugin.validate!(request({ resource: 'pods', namespace: 'ns', object: one })))).message,
+    'pods "p" is forbidden: spec.containers[0].imagePullPolicy: Unsupported value: "Never": supported values: "Always"');
 });

@@ -58,6 +58,10 @@ void test('ClusterTrustBundleAttest: attest on the signer, signerName frozen, no
     'clustertrustbundles.certificates.k8s.io "b" is forbidden: user not permitted to attest for signerName "b.io/s"');
   assert.equal((await refusal(plugin.validate!(request({ operation: 'UPDATE', resource: 'clustertrustbundles', name: 'b', object: bundle('a.io/s'), oldObject: bundle('a.io/t'), user })))).message,
     'clustertrustbundles.certificates.k8s.io "b" is forbidden: changing signerName is forbidden');
+  // A no-op update of a bundle the user may not attest for passes (storage migration); a real change does not.
+  await plugin.validate!(request({ operation: 'UPDATE', resource: 'clustertrustbundles', name: 'b', object: bundle('b.io/s'), oldObject: bundle('b.io/s'), user }));
+  const changed = { ...bundle('b.io/s'), spec: { signerName: 'b.io/s', trustBundle: 'y' } } as KObject;
+  assert.equal((await refusal(plugin.validate!(request({ operation: 'UPDATE', resource: 'clustertrustbundles', name: 'b', object: changed, oldObject: bundle('b.io/s'), user })))).code, 403);
 });
 
 void test('CertificateSubjectRestriction: no system:masters for kube-apiserver-client', async () => {

@@ -5,7 +5,8 @@
  * - CertificateSigning: changing `status.certificate` or the conditions through `/status` needs `sign` on the
  *   signer the same way;
  * - ClusterTrustBundleAttest: a ClusterTrustBundle with a signerName needs `attest` on it (its signerName may
- *   not change); active only with the ClusterTrustBundle gate, whose API Keelson serves when it is on;
+ *   not change; an update that changes nothing needs no permission); active only with the ClusterTrustBundle
+ *   gate, whose API Keelson serves when it is on;
  * - CertificateSubjectRestriction: a CSR for `kubernetes.io/kube-apiserver-client` may not ask for the
  *   `system:masters` organization.
  */
@@ -87,12 +88,17 @@ export function clusterTrustBundleAttestPlugin(ctx: PluginContext): AdmissionPlu
         if (str(specOf(a.oldObject)['signerName']) !== signer) throw admissionForbidden(a, 'changing signerName is forbidden');
       }
       if (!signer) return;
+      // An update that changes nothing (storage migration, garbage collection) needs no attest permission.
+      if (a.operation === 'UPDATE' && canonicalJson(a.object) === canonicalJson(a.oldObject)) return;
       if (!await authorizedForSigner(ctx, a.user, 'attest', signer)) {
         throw admissionForbidden(a, `user not permitted to attest for signerName ${JSON.stringify(signer)}`);
       }
     },
   };
 }
+
+/** JSON with object keys sorted: equal for semantically equal objects. */
+const canonicalJson = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (isObj(x) ? Object.fromEntries(Object.entries(x).sort(([p], [q]) => (p < q ? -1 : 1))) : x));
 
 let x509Module: typeof X509 | undefined;
 function x509(): typeof X509 {

@@ -105,3 +105,27 @@ void test('kubernetes.io/enforce-mountable-secrets limits the pod to the account
   const e = await refusal(admitAndValidate(plugin, request({ resource: 'pods', namespace: 'ns', object: pod({ containers: [{ name: 'c', image: 'x', env: [{ name: 'E', valueFrom: { secretKeyRef: { name: 'no', key: 'k' } } }] }] }) })));
   assert.equal(e.message, 'pods "p" is forbidden: container c with envVar E referencing secret.secretName="no" is not allowed because service account default does not reference that secret');
 });
+
+void test('mountable secrets: envFrom counts (CVE-2024-3177); ephemeral containers added later are held to them too', async () => {
+  const plugin = await setup([{ metadata: { name: 'default', namespace: 'ns', annotations: { 'kubernetes.io/enforce-mountable-secrets': 'true' } }, secrets: [{ name: 'ok' }] } as KObject]);
+  const e = await refusal(admitAndValidate(plugin, request({ resource: 'pods', namespace: 'ns', object: pod({
+    initContainers: [{ name: 'i', image: 'x', envFrom: [{ secretRef: { name: 'hidden' } }] }], containers: [{ name: 'c', image: 'x' }],
+  }) })));
+  assert.equal(e.code, 403);
+  assert.equal(e.message, 'pods "p" is forbidden: init container i with envFrom referencing secret.secretName="hidden" is not allowed because service account default does not reference that secret');
+
+  const withEphemeral = (secret: string, sa = 'default') => request({
+    operation: 'UPDATE', resource: 'pods', subresource: 'ephemeralcontainers', namespace: 'ns', name: 'p',
+    object: pod({ serviceAccountName: sa, containers: [{ name: 'c', image: 'x' }], ephemeralContainers: [{ name: 'debug', image: 'x', envFrom: [{ secretRef: { name: secret } }] }] }),
+  });
+  await plugin.validate!(withEphemeral('ok'));
+  const ep = await refusal(plugin.validate!(withEphemeral('hidden')));
+  assert.equal(ep.code, 500, 'kube returns a plain error here');
+  assert.equal(ep.message, 'ephemeral container debug with envFrom referencing secret.secretName="hidden" is not allowed because service account default does not reference that secret');
+  const noAccount = request({ operation: 'UPDATE', resource: 'pods', subresource: 'ephemeralcontainers', namespace: 'ns', name: 'p', object: pod({ containers: [] }) });
+  assert.equal((await refusal(plugin.validate!(noAccount))).message, 'pods "p" is forbidden: no service account specified for pod ns/p');
+  // The ephemeral update is not mutated, and plain pod updates are not looked at.
+  const update = request({ operation: 'UPDATE', resource: 'pods', namespace: 'ns', name: 'p', object: pod({ containers: [{ name: 'c', image: 'x', envFrom: [{ secretRef: { name: 'hidden' } }] }] }) });
+  await admitAndValidate(plugin, update);
+  assert.equal((update.object!['spec'] as any).serviceAccountName, undefined);
+});

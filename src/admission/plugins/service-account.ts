@@ -12,14 +12,15 @@
  * - an account annotated `kubernetes.io/enforce-mountable-secrets: "true"` limits the secrets the pod may use
  *   to the account's;
  * - mirror pods (the kubelet's static pods) are left as they are, but may not name a service account, secrets,
- *   or service account token projections.
- * Sub-resources (ephemeralcontainers, status, …) are not looked at.
+ *   or service account token projections;
+ * - on `pods/ephemeralcontainers` updates, ephemeral containers are held to the enforced mountable secrets.
+ * Other sub-resources (status, binding, …) are not looked at.
  */
 import type { KObject } from '../../machinery/objects.ts';
 import { admissionForbidden } from '../errors.ts';
 import { registerPlugin } from '../plugin-catalog.ts';
 import { operations, type AdmissionAttributes, type AdmissionPlugin, type PluginContext } from '../types.ts';
-import { generateName, isMirrorPod, isObj, isPodRequest, list, lister, podSecretNames, sleep, specOf, str, type J } from './support.ts';
+import { generateName, isMirrorPod, isObj, isPodRequest, isResource, list, lister, plainError, podSecretNames, sleep, specOf, str, type J } from './support.ts';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 export const TOKEN_VOLUME_PREFIX = 'kube-api-access-';
@@ -62,6 +63,30 @@ function mountToken(spec: J, nameOf: (base: string) => string): void {
   if (!existing && needed) spec['volumes'] = [...volumes, { name: volumeName, projected: tokenVolumeSource() }];
 }
 
+/** The first env or envFrom secret reference of the listed containers the account does not list. */
+function containerSecretError(sa: KObject, spec: J, kinds: ReadonlyArray<readonly [string, string]>): string | undefined {
+  const saName = sa.metadata.name ?? '';
+  const mountable = new Set(list(sa['secrets']).map((s) => str(s['name'])));
+  const refused = `is not allowed because service account ${saName} does not reference that secret`;
+  for (const [key, what] of kinds) {
+    for (const c of list(spec[key])) {
+      for (const e of list(c['env'])) {
+        const ref = isObj(e['valueFrom']) && isObj(e['valueFrom']['secretKeyRef']) ? e['valueFrom']['secretKeyRef'] : undefined;
+        if (ref && !mountable.has(str(ref['name']))) {
+          return `${what} ${str(c['name'])} with envVar ${str(e['name'])} referencing secret.secretName="${str(ref['name'])}" ${refused}`;
+        }
+      }
+      // envFrom too, since CVE-2024-3177's fix.
+      for (const e of list(c['envFrom'])) {
+        if (isObj(e['secretRef']) && !mountable.has(str(e['secretRef']['name']))) {
+          return `${what} ${str(c['name'])} with envFrom referencing secret.secretName="${str(e['secretRef']['name'])}" ${refused}`;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
 /** limitSecretReferences: the account's secrets bound what the pod may use. */
 function secretReferenceError(sa: KObject, spec: J): string | undefined {
   const saName = sa.metadata.name ?? '';
@@ -71,16 +96,8 @@ function secretReferenceError(sa: KObject, spec: J): string | undefined {
     const name = str(v['secret']['secretName']);
     if (!mountable.has(name)) return `volume with secret.secretName="${name}" is not allowed because service account ${saName} does not reference that secret`;
   }
-  for (const [key, what] of [['initContainers', 'init container'], ['containers', 'container']] as const) {
-    for (const c of list(spec[key])) {
-      for (const e of list(c['env'])) {
-        const ref = isObj(e['valueFrom']) && isObj(e['valueFrom']['secretKeyRef']) ? e['valueFrom']['secretKeyRef'] : undefined;
-        if (ref && !mountable.has(str(ref['name']))) {
-          return `${what} ${str(c['name'])} with envVar ${str(e['name'])} referencing secret.secretName="${str(ref['name'])}" is not allowed because service account ${saName} does not reference that secret`;
-        }
-      }
-    }
-  }
+  const containerError = containerSecretError(sa, spec, [['initContainers', 'init container'], ['containers', 'container']]);
+  if (containerError) return containerError;
   const pullable = new Set(list(sa['imagePullSecrets']).map((s) => str(s['name'])));
   const pulls = list(spec['imagePullSecrets']);
   for (let i = 0; i < pulls.length; i++) {
@@ -89,6 +106,12 @@ function secretReferenceError(sa: KObject, spec: J): string | undefined {
   }
   return undefined;
 }
+
+/** strconv.ParseBool's true spellings in the account's enforce-mountable-secrets annotation. */
+const enforcesMountableSecrets = (sa: KObject) => ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(sa.metadata.annotations?.[ENFORCE_MOUNTABLE_SECRETS] ?? '');
+
+const isEphemeralContainersUpdate = (a: AdmissionAttributes) => a.operation === 'UPDATE' && isResource(a, '', 'pods')
+  && a.subresource === 'ephemeralcontainers' && isObj(a.object);
 
 export interface ServiceAccountOptions {
   /** The volume name generator (tests pin it). */
@@ -126,17 +149,32 @@ export function serviceAccountPlugin(ctx: PluginContext, opts: ServiceAccountOpt
     }
   }
 
+  /** The pod's account, refused as kube refuses a pod that names none (a later mutation could have removed it). */
+  async function accountOf(a: AdmissionAttributes, spec: J): Promise<KObject> {
+    const name = str(spec['serviceAccountName']) || str(spec['serviceAccount']);
+    if (!name) throw admissionForbidden(a, `no service account specified for pod ${a.namespace}/${a.object?.metadata.name ?? ''}`);
+    return getServiceAccount(a, name);
+  }
+
   async function validate(a: AdmissionAttributes): Promise<void> {
-    if (!isPodRequest(a)) return;
+    if (isEphemeralContainersUpdate(a)) {
+      // Ephemeral containers added later are held to the same mountable secrets (a plain error, as kube returns it).
+      const spec = specOf(a.object);
+      const sa = await accountOf(a, spec);
+      if (!enforcesMountableSecrets(sa)) return;
+      const why = containerSecretError(sa, spec, [['ephemeralContainers', 'ephemeral container']]);
+      if (why) throw plainError(why);
+      return;
+    }
+    if (a.operation !== 'CREATE' || !isPodRequest(a)) return;
     const pod = a.object!;
     const spec = specOf(pod);
     if (isMirrorPod(pod)) {
       validateMirrorPod(a, spec);
       return;
     }
-    const sa = await getServiceAccount(a, str(spec['serviceAccountName']) || str(spec['serviceAccount']) || DEFAULT_SERVICE_ACCOUNT);
-    // strconv.ParseBool's true spellings.
-    if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(sa.metadata.annotations?.[ENFORCE_MOUNTABLE_SECRETS] ?? '')) {
+    const sa = await accountOf(a, spec);
+    if (enforcesMountableSecrets(sa)) {
       const why = secretReferenceError(sa, spec);
       if (why) throw admissionForbidden(a, why);
     }
@@ -144,9 +182,9 @@ export function serviceAccountPlugin(ctx: PluginContext, opts: ServiceAccountOpt
 
   return {
     name: 'ServiceAccount',
-    operations: operations('CREATE'),
+    operations: operations('CREATE', 'UPDATE'),
     async admit(a) {
-      if (!isPodRequest(a)) return;
+      if (a.operation !== 'CREATE' || !isPodRequest(a)) return;
       const pod = a.object!;
       const spec = specOf(pod);
       if (isMirrorPod(pod)) return validate(a);
