@@ -188,6 +188,7 @@ void test('opt-in plugins from the flags, configured by --admission-control-conf
   const cli = parseCommandLine([
     '--enable-admission-plugins=AlwaysPullImages,DenyServiceExternalIPs,EventRateLimit,PodNodeSelector',
     `--admission-control-config-file=${join(dir, 'admission.yaml')}`,
+    '--default-unreachable-toleration-seconds=60',
   ]);
   const s = await startTestServer({ admission: cli.options.admission! });
   try {
@@ -208,6 +209,12 @@ void test('opt-in plugins from the flags, configured by --admission-control-conf
     assert.equal((await createPod(s, 'listed', pod('ok', { nodeSelector: { disk: 'ssd' } }))).status, 201);
     assertForbidden(await createPod(s, 'listed', pod('gpu', { nodeSelector: { gpu: 'yes' } })),
       'pods "gpu" is forbidden: pod node label selector labels conflict with its namespace whitelist');
+
+    // DefaultTolerationSeconds takes its figures from the flags.
+    assert.deepEqual(plain.json().spec.tolerations, [
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 },
+    ]);
 
     // AlwaysPullImages.
     assert.equal(plain.json().spec.containers[0].imagePullPolicy, 'Always');
