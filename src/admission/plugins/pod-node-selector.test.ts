@@ -30,3 +30,18 @@ void test('the configuration whitelists a namespace\'s labels', async () => {
   assert.equal((await refusal(admitAndValidate(plugin, pod('plain', { pool: 'fast' })))).message,
     'pods "p" is forbidden: pod node label selector labels conflict with its namespace whitelist');
 });
+
+void test('a namespace selector that is no label set is kube\'s plain error (a 500)', async () => {
+  const ctx = pluginContext();
+  ctx.registry.add('', 'namespaces', { metadata: { name: 'bad-key', annotations: { 'scheduler.alpha.kubernetes.io/node-selector': 'a b=c' } } });
+  ctx.registry.add('', 'namespaces', { metadata: { name: 'bad-value', annotations: { 'scheduler.alpha.kubernetes.io/node-selector': 'tier=a b' } } });
+  ctx.registry.add('', 'namespaces', { metadata: { name: 'bad-term', annotations: { 'scheduler.alpha.kubernetes.io/node-selector': 'tier' } } });
+  const plugin = podNodeSelectorPlugin(ctx);
+  await plugin.ready!();
+  const key = await refusal(admitAndValidate(plugin, pod('bad-key')));
+  assert.equal(key.code, 500);
+  assert.equal(key.message, '<nil>: Invalid value: "a b": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')');
+  const value = await refusal(admitAndValidate(plugin, pod('bad-value')));
+  assert.match(value.message, /^\[tier\]: Invalid value: "a b": a valid label must be an empty string or consist of alphanumeric characters/);
+  assert.equal((await refusal(admitAndValidate(plugin, pod('bad-term')))).message, 'invalid selector: [tier]');
+});

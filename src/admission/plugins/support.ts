@@ -6,7 +6,9 @@
  */
 import { Informer } from '../../client/informer.ts';
 import { StatusError, errors } from '../../machinery/errors.ts';
+import { goQuote } from '../../machinery/go-quote.ts';
 import type { KObject, UserInfo } from '../../machinery/objects.ts';
+import { isQualifiedName, isValidLabelValue } from '../../machinery/validation/names.ts';
 import { systemContext } from '../../registry/system-context.ts';
 import type { AdmissionAttributes, PluginContext } from '../types.ts';
 
@@ -209,14 +211,23 @@ export function labelsConflict(a: LabelSet, b: LabelSet): boolean {
   return Object.entries(small).some(([k, v]) => k in big && big[k] !== v);
 }
 
-/** labels.ConvertSelectorToLabelsMap: `a=b,c=d` (throws Go's message on a bad term). */
+/**
+ * labels.ConvertSelectorToLabelsMap: `a=b,c=d`, keys and values validated as labels; throws Go's message on a
+ * bad term (field errors with no path, as kube words them).
+ */
 export function selectorToLabels(selector: string): LabelSet {
   const out: LabelSet = {};
   if (!selector) return out;
   for (const term of selector.split(',')) {
     const parts = term.split('=');
     if (parts.length !== 2) throw new Error(`invalid selector: [${parts.join(' ')}]`);
-    out[parts[0]!.trim()] = parts[1]!.trim();
+    const key = parts[0]!.trim();
+    const keyErrs = isQualifiedName(key);
+    if (keyErrs.length) throw new Error(`<nil>: Invalid value: ${goQuote(key)}: ${keyErrs.join('; ')}`);
+    const value = parts[1]!.trim();
+    const valueErrs = isValidLabelValue(value);
+    if (valueErrs.length) throw new Error(`[${key}]: Invalid value: ${goQuote(value)}: ${valueErrs.join('; ')}`);
+    out[key] = value;
   }
   return out;
 }
