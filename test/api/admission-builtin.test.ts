@@ -186,7 +186,7 @@ void test('opt-in plugins from the flags, configured by --admission-control-conf
     '      listed: disk=ssd',
   ].join('\n'));
   const cli = parseCommandLine([
-    '--enable-admission-plugins=AlwaysPullImages,DenyServiceExternalIPs,EventRateLimit,PodNodeSelector',
+    '--enable-admission-plugins=AlwaysPullImages,DenyServiceExternalIPs,EventRateLimit,PodNodeSelector,NamespaceAutoProvision,ExtendedResourceToleration,LimitPodHardAntiAffinityTopology',
     `--admission-control-config-file=${join(dir, 'admission.yaml')}`,
     '--default-unreachable-toleration-seconds=60',
   ]);
@@ -225,6 +225,20 @@ void test('opt-in plugins from the flags, configured by --admission-control-conf
     assertForbidden(await s.request('POST', '/api/v1/namespaces/plain/services', {
       body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ext' }, spec: { ports: [{ port: 80 }], externalIPs: ['192.0.2.10'] } },
     }), 'services "ext" is forbidden: Use of external IPs is denied by admission control');
+
+    // NamespaceAutoProvision: the namespace of a new object is created with it.
+    const cm = await s.request('POST', '/api/v1/namespaces/fresh/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } } });
+    assert.equal(cm.status, 201, cm.text);
+    assert.equal((await s.request('GET', '/api/v1/namespaces/fresh')).json().status.phase, 'Active');
+
+    // ExtendedResourceToleration and LimitPodHardAntiAffinityTopology.
+    const gpu = await createPod(s, 'plain', pod('gpu', { containers: [{ name: 'c', image: 'busybox', resources: { requests: { 'example.com/gpu': '1' }, limits: { 'example.com/gpu': '1' } } }] }));
+    assert.equal(gpu.status, 201, gpu.text);
+    assert.deepEqual(gpu.json().spec.tolerations.find((t: any) => t.key === 'example.com/gpu'), { key: 'example.com/gpu', operator: 'Exists', effect: 'NoSchedule' });
+    const spread = (topologyKey: string) => pod('spread', { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'x' } }, topologyKey }] } } });
+    assertForbidden(await createPod(s, 'plain', spread('topology.kubernetes.io/zone')),
+      'pods "spread" is forbidden: affinity.PodAntiAffinity.RequiredDuringScheduling has TopologyKey topology.kubernetes.io/zone but only key kubernetes.io/hostname is allowed');
+    assert.equal((await createPod(s, 'plain', spread('kubernetes.io/hostname'))).status, 201);
 
     // EventRateLimit: two events at once per namespace (burst 2), then 429; dry runs are not counted; other
     // namespaces have their own bucket.
