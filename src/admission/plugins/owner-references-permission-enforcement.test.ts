@@ -25,7 +25,10 @@ void test('changing owner references needs delete; a new blocking reference need
   await plugin.validate!(request({ operation: 'UPDATE', resource: 'configmaps', namespace: 'ns', name: 'x', object: cm([ref(true)]), oldObject: cm([ref(true)]), user: { username: 'nobody', groups: [] } }));
   const unknown = await refusal(plugin.validate!(request({ resource: 'configmaps', namespace: 'ns', object: cm([{ ...ref(true), kind: 'Widget' }]), user })));
   assert.equal(unknown.message, 'configmaps "x" is forbidden: cannot set blockOwnerDeletion in this case because cannot find RESTMapping for APIVersion apps/v1 Kind Widget: no matches for kind "Widget" in version "apps/v1"');
+  // Without delete on the object: a create may still name owners, an update may not change them.
   grants.delete('delete configmaps');
-  const del = await refusal(plugin.validate!(request({ resource: 'configmaps', namespace: 'ns', object: cm([ref()]), user })));
+  await plugin.validate!(request({ resource: 'configmaps', namespace: 'ns', object: cm([ref()]), user }));
+  const del = await refusal(plugin.validate!(request({ operation: 'UPDATE', resource: 'configmaps', namespace: 'ns', name: 'x', object: cm([ref()]), oldObject: cm([]), user })));
   assert.equal(del.message, 'configmaps "x" is forbidden: cannot set an ownerRef on a resource you can\'t delete: , <nil>');
+  assert.deepEqual(ctx.asked.at(-1), { user, verb: 'delete', isResourceRequest: true, path: '', apiGroup: '', apiVersion: 'v1', namespace: 'ns', resource: 'configmaps', subresource: '', name: 'x' });
 });

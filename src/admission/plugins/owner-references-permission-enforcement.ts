@@ -1,6 +1,6 @@
 /**
- * OwnerReferencesPermissionEnforcement (kube's plugin/pkg/admission/gc, off by default): changing an object's
- * ownerReferences needs `delete` on the object, and making an owner reference blocking (blockOwnerDeletion true,
+ * OwnerReferencesPermissionEnforcement (kube's plugin/pkg/admission/gc, off by default): changing the
+ * ownerReferences of an existing object needs `delete` on it (a create needs nothing for that), and making an owner reference blocking (blockOwnerDeletion true,
  * new or turned on) needs `update` on the owner's `finalizers` sub-resource (in the object's namespace when the
  * owner is namespaced; for every resource the owner's kind maps to). pods/status is exempt. Refusals are kube's
  * 403s, with the authorizer's reason and error as kube prints them.
@@ -46,12 +46,16 @@ export function ownerReferencesPermissionEnforcementPlugin(ctx: PluginContext): 
     async validate(a) {
       if (a.resource.group === '' && a.resource.resource === 'pods' && a.subresource === 'status') return;
       if (!a.object || !changesOwners(a)) return;
-      const del = await authorize({
-        user: a.user, verb: 'delete', isResourceRequest: true, path: '', apiGroup: a.resource.group, apiVersion: a.resource.version,
-        namespace: a.namespace, resource: a.resource.resource, subresource: a.subresource, name: a.name,
-      });
-      if (del.kind !== 'allow') {
-        throw admissionForbidden(a, `cannot set an ownerRef on a resource you can't delete: ${del.reason ?? ''}, ${goErr(del.error)}`);
+      // Whoever may create an object could as well not have created it: only changes to existing objects need
+      // `delete`. Blocking an owner's deletion is another matter, checked below for creates too.
+      if (a.operation !== 'CREATE') {
+        const del = await authorize({
+          user: a.user, verb: 'delete', isResourceRequest: true, path: '', apiGroup: a.resource.group, apiVersion: a.resource.version,
+          namespace: a.namespace, resource: a.resource.resource, subresource: a.subresource, name: a.name,
+        });
+        if (del.kind !== 'allow') {
+          throw admissionForbidden(a, `cannot set an ownerRef on a resource you can't delete: ${del.reason ?? ''}, ${goErr(del.error)}`);
+        }
       }
       for (const ref of newBlockingRefs(a)) {
         const slash = ref.apiVersion.indexOf('/');
