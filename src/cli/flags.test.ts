@@ -78,8 +78,14 @@ void test('flags for features not built yet fail by name when given a value', ()
   assert.throws(() => parseCommandLine(['--encryption-provider-config=/e.yaml']), /encryption at rest is not implemented yet/);
   assert.equal(parseCommandLine(['--enable-bootstrap-token-auth']).options.enableBootstrapTokenAuth, true);
   // Accepted and stored even though nothing reads them yet
-  const c = parseCommandLine(['--service-cluster-ip-range=10.0.0.0/24', '--enable-admission-plugins=NamespaceLifecycle,LimitRanger', '--v=2', '--allow-privileged']);
+  const c = parseCommandLine(['--service-cluster-ip-range=10.0.0.0/24', '--enable-admission-plugins=NamespaceLifecycle,LimitRanger', '--v=2']);
   assert.deepEqual(c.options.rawFlags?.get('enable-admission-plugins'), ['NamespaceLifecycle', 'LimitRanger']);
+});
+
+void test('--allow-privileged: kube-apiserver\'s default false, true when given', () => {
+  assert.equal(parseCommandLine([]).options.allowPrivileged, false);
+  assert.equal(parseCommandLine(['--allow-privileged']).options.allowPrivileged, true);
+  assert.equal(parseCommandLine(['--allow-privileged=false']).options.allowPrivileged, false);
 });
 
 void test('unknown flags and positional arguments are errors', () => {

@@ -290,6 +290,7 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     certDir: opt('cert-dir'),
     watchCache: v.get('watch-cache') as boolean,
     garbageCollector: v.get('enable-garbage-collector') as boolean,
+    allowPrivileged: v.get('allow-privileged') as boolean,
     serviceClusterIPRange: opt('service-cluster-ip-range'),
     serviceNodePortRange: opt('service-node-port-range'),
     admission,

@@ -4,7 +4,8 @@
  * - system namespaces (and optionally the `kubernetes` Service) exist before `startControllers` resolves;
  * - namespace controller: a deleted namespace is emptied and then removed;
  * - serviceaccount controller: `default` ServiceAccount in every active namespace;
- * - root-ca publisher: ConfigMap `kube-root-ca.crt` in every active namespace.
+ * - root-ca publisher: ConfigMap `kube-root-ca.crt` in every active namespace;
+ * - resourcequota controller: every quota's status.hard and status.used (src/controllers/resource-quota.ts).
  * All of them call the registry directly with the `system:apiserver` identity (no HTTP loopback).
  */
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
@@ -19,6 +20,7 @@ import { startRbac } from './rbac/index.ts';
 import { startServiceAccountTokens } from './serviceaccount-tokens.ts';
 import { startBootstrapTokenControllers } from './bootstrap-tokens.ts';
 import type { ServiceAccountIssuer } from '../authn/serviceaccount/issuer.ts';
+import { startResourceQuotaController } from './resource-quota.ts';
 
 export { SYSTEM_NAMESPACES, KUBERNETES_SERVICE_IP } from './bootstrap.ts';
 export { ROOT_CA_CONFIGMAP } from './root-ca-publisher.ts';
@@ -40,6 +42,8 @@ export interface ControllerOptions {
   serviceAccountIssuer?: ServiceAccountIssuer;
   /** Run the bootstrap token cleaner and the cluster-info signer (kube's tokencleaner, bootstrapsigner). */
   bootstrapTokens?: boolean;
+  /** The quota controller's full recount interval (kube-controller-manager's --resource-quota-sync-period: 5 min). */
+  resourceQuotaSyncPeriodMs?: number;
 }
 
 export interface RunningControllers {
@@ -77,10 +81,15 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
     ? await startServiceAccountTokens({ registry, issuer: opts.serviceAccountIssuer, rootCaPem: opts.rootCaPem, ...logOpt })
     : undefined;
   const bootstrap = opts.bootstrapTokens ? await startBootstrapTokenControllers({ registry, ...logOpt }) : undefined;
-  const queues = [nsController.queue, saController.queue, publisher.queue, ...rbac.queues, ...(saTokens?.queues ?? []), ...(bootstrap?.queues ?? [])];
+  // kube-controller-manager's resourcequota controller (registries without quotas — test doubles — go without).
+  const quota = registry.lookup('', 'v1', 'resourcequotas') ? await startResourceQuotaController({
+    registry, catalog: opts.catalog, ...logOpt, ...(opts.resourceQuotaSyncPeriodMs ? { resyncPeriodMs: opts.resourceQuotaSyncPeriodMs } : {}),
+  }) : undefined;
+  const queues = [nsController.queue, saController.queue, publisher.queue, ...(quota ? [quota.queue] : []), ...rbac.queues, ...(saTokens?.queues ?? []), ...(bootstrap?.queues ?? [])];
   const stopTokens = async (): Promise<void> => {
     await saTokens?.stop();
     await bootstrap?.stop();
+    await quota?.stop();
   };
 
   try {

@@ -82,8 +82,15 @@ export interface ServerOptions extends SecurityOptions {
   historyRetentionMs?: number;
   /** `--enable-garbage-collector` (default true). */
   garbageCollector?: boolean;
+  /**
+   * `--allow-privileged` (kube-apiserver's default false): containers may set `securityContext.privileged`.
+   * kind and kubeadm clusters pass true.
+   */
+  allowPrivileged?: boolean;
   /** Run the in-process controllers (namespace lifecycle, service accounts, root CA). Default true. */
   controllers?: boolean;
+  /** The quota controller's full recount interval (kube-controller-manager's --resource-quota-sync-period, 5 min). */
+  resourceQuotaSyncPeriodMs?: number;
   /** Log sink for one-line messages; default stderr for the CLI, silent for the library. */
   log?: (line: string) => void;
   /** `--service-cluster-ip-range` (default 10.96.0.0/12, kubeadm's and kind's; the `kubernetes` Service gets its first address). */
@@ -131,6 +138,8 @@ export interface ResolvedOptions extends SecurityOptions {
   watchCache: boolean;
   historyRetentionMs: number;
   garbageCollector: boolean;
+  allowPrivileged: boolean;
+  resourceQuotaSyncPeriodMs: number;
   serviceClusterIPRange: string;
   serviceNodePortRange: string;
   log: (line: string) => void;
@@ -206,6 +215,8 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     watchCache: o.watchCache ?? true,
     historyRetentionMs: o.historyRetentionMs ?? 5 * 60_000,
     garbageCollector: o.garbageCollector ?? true,
+    allowPrivileged: o.allowPrivileged ?? false,
+    resourceQuotaSyncPeriodMs: o.resourceQuotaSyncPeriodMs ?? 5 * 60_000,
     serviceClusterIPRange: checked('--service-cluster-ip-range', o.serviceClusterIPRange || DEFAULT_SERVICE_CIDR, parseCidr),
     serviceNodePortRange: checked('--service-node-port-range', o.serviceNodePortRange || DEFAULT_NODE_PORT_RANGE, parsePortRange),
     log: o.log ?? (() => {}),

@@ -127,7 +127,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const virtualStorage = (def: ResourceDef): RestStorage | undefined => reviews(def) ?? bindingsStorage(def, registryOf, { bindingLabels: gates.enabled('PodTopologyLabelsAdmission') })
       ?? (def.group === '' && def.resource === 'componentstatuses' ? new ComponentStatusStorage(def, componentProbes) : undefined);
     let admissionRef: AdmissionChain | undefined;
-    const registry = await createRegistry({ virtualStorage, admission: () => admissionRef, wrapStorage: rbacStorageGuard({ authorizer: () => chainOf().authorizer }), catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs }, garbageCollection: o.garbageCollector,
+    const registry = await createRegistry({ virtualStorage, admission: () => admissionRef, wrapStorage: rbacStorageGuard({ authorizer: () => chainOf().authorizer }), catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs }, garbageCollection: o.garbageCollector, allowPrivileged: o.allowPrivileged,
       services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange }, subresourceStorages: [tokenRequestSubresource(saIssuer), podSubresources({ bindingLabels: gates.enabled('PodTopologyLabelsAdmission') })] });
     registryRef = registry;
     cleanups.push(() => registry.stop());
@@ -175,7 +175,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     cleanups.push(() => server.shutdown());
 
     if (o.controllers) {
-      const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, serviceAccountIssuer: saIssuer, bootstrapTokens: o.enableBootstrapTokenAuth ?? false, apiServer: { host: o.advertiseAddress, port: server.port, serviceIP: firstServiceIP(o.serviceClusterIPRange) }, featureEnabled: (g) => gates.enabled(g), log: o.log });
+      const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, serviceAccountIssuer: saIssuer, bootstrapTokens: o.enableBootstrapTokenAuth ?? false, resourceQuotaSyncPeriodMs: o.resourceQuotaSyncPeriodMs, apiServer: { host: o.advertiseAddress, port: server.port, serviceIP: firstServiceIP(o.serviceClusterIPRange) }, featureEnabled: (g) => gates.enabled(g), log: o.log });
       // Controllers stop after the listener closed (registered later = unwound earlier, so insert before it).
       cleanups.splice(cleanups.length - 1, 0, () => controllers.stop());
       // kube-controller-manager's garbage collector: cascading deletion and the orphan/foreground finalizers.

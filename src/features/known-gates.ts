@@ -72,4 +72,5 @@ export const KUBE_1_33_GATES: Readonly<Record<string, FeatureSpec>> = Object.fre
   RecoverVolumeExpansionFailure: beta(true),
   SeparateTaintEvictionController: beta(true),
   ServiceAccountNodeAudienceRestriction: beta(true),
+  UserNamespacesPodSecurityStandards: alpha(),
 });

@@ -116,7 +116,8 @@ export function formatQuantity(q: Quantity): string {
   } else {
     let v = abs;
     let exp = -9;
-    while (exp < 18 && v % 1000n === 0n) {
+    // DecimalSI has suffixes up to E (10^18); the exponent form has no such bound.
+    while ((exp < 18 || format === 'DecimalExponent') && v % 1000n === 0n) {
       v /= 1000n;
       exp += 3;
     }
@@ -124,4 +125,90 @@ export function formatQuantity(q: Quantity): string {
     else out = `${v}${DECIMAL_SUFFIX[exp]}`;
   }
   return neg ? `-${out}` : out;
+}
+
+const MAX_INT64 = (1n << 63n) - 1n;
+const BINARY_EXP: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+
+/**
+ * A quantity's JSON form as kube-apiserver writes it after decoding (Quantity.UnmarshalJSON then MarshalJSON):
+ * the canonical string, except that ParseQuantity keeps the input text verbatim when its fast path judges it
+ * canonical already (int64 fast path; binary: a power-of-1024 suffix and a mantissa not divisible by 8; decimal:
+ * a scale that is a multiple of 3, digits not ending in `000` and not starting with `0`) — so `+1`, `0100` and
+ * `1.500` come back as sent while `0.5` → `500m`, `1000m` → `1`, `0.5Gi` → `512Mi`, `1e3` stays `1e3`.
+ * Returns undefined for text that does not parse (validation reports it).
+ */
+export function canonicalQuantity(input: string | number): string | undefined {
+  const str = (typeof input === 'number' ? String(input) : input).trim();
+  if (str === '0') return str;
+  let q: Quantity;
+  try {
+    q = parseQuantity(str);
+  } catch {
+    return undefined;
+  }
+  if (keepsInputText(str)) return str;
+  // ParseQuantity caps binary quantities at MaxInt64 (its slow path).
+  if (q.format === 'BinarySI' && q.nanos > MAX_INT64 * NANO) q = { nanos: MAX_INT64 * NANO, format: q.format };
+  return formatQuantity(q);
+}
+
+/** ParseQuantity's fast path: does it keep the input string as the quantity's cached canonical form? */
+function keepsInputText(str: string): boolean {
+  const m = /^([+-]?)0*([0-9]*)(?:\.([0-9]*))?(.*)$/.exec(str);
+  if (!m) return false;
+  const num = m[2] || '0';
+  const denom = m[3] ?? '';
+  const suffix = m[4] ?? '';
+  let scale: number;
+  let binaryExp = -1;
+  let precision: number;
+  if (suffix in BINARY_EXP) {
+    binaryExp = BINARY_EXP[suffix]!;
+    scale = 0;
+    precision = denom.length === 0 ? 15 - num.length - Math.trunc(Math.fround(binaryExp * 3 / 10)) - 1 : -1;
+  } else {
+    if (suffix in DECIMAL) scale = DECIMAL[suffix]!;
+    else if (/^[eE][-+]?[0-9]+$/.test(suffix)) scale = Number(suffix.slice(1));
+    else return false;
+    precision = 18 - (num.length + denom.length);
+  }
+  if (precision < 0) return false;
+  scale -= denom.length;
+  if (scale < -9) return false;
+  const shifted = num + denom;
+  const value = BigInt(shifted);
+  if (value > MAX_INT64) return false;
+  if (binaryExp >= 0) {
+    if (value << BigInt(binaryExp) > MAX_INT64) return false;
+    return binaryExp % 10 === 0 && (value & 7n) !== 0n;
+  }
+  return scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
+}
+
+/** A whole number as a DecimalSI quantity (resource.NewQuantity(n, DecimalSI)). */
+export function quantityOf(n: number | bigint): Quantity {
+  return { nanos: BigInt(n) * NANO, format: 'DecimalSI' };
+}
+
+/** Quantity.Add: the sum keeps the format of `a`, or takes `b`'s when `a` is zero. */
+export function addQuantity(a: Quantity, b: Quantity): Quantity {
+  const nanos = a.nanos + b.nanos;
+  return { nanos, format: a.nanos === 0n ? b.format : a.format };
+}
+
+/** Quantity.Sub: as `addQuantity` with `b` negated. */
+export function subtractQuantity(a: Quantity, b: Quantity): Quantity {
+  const nanos = a.nanos - b.nanos;
+  return { nanos, format: a.nanos === 0n ? b.format : a.format };
+}
+
+/** Quantity.Value: the value rounded up to a whole unit. */
+export function wholeValue(q: Quantity): bigint {
+  return divAway(q.nanos, NANO);
+}
+
+/** Quantity.RoundUp(0): the quantity rounded up to whole units, format kept. */
+export function roundUpWhole(q: Quantity): Quantity {
+  return { nanos: wholeValue(q) * NANO, format: q.format };
 }

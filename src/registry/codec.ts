@@ -5,70 +5,71 @@
  * - Stored bytes never carry `metadata.resourceVersion` (nor `selfLink`): like kube's etcd3 store, the version of
  *   an object IS the key's modRevision, set on every decode. A value written and read back therefore gets the
  *   revision of the write without a second write.
- * - Objects are written in kube's field order (kind, apiVersion, metadata, the rest, status last; metadata
- *   fields in ObjectMeta's struct order) so JSON output matches kube-apiserver's byte for byte where it can.
+ * - Objects are written in the JSON shape kube's codec gives them (src/api/canonical.ts: Go field order, sorted
+ *   maps, omitempty and zero values, canonical quantities; custom resources with sorted keys), so stored bytes
+ *   and every answer match kube-apiserver's byte for byte.
  * - A kv with modRevision 0 (a dry-run create, which was never written) decodes without a resourceVersion.
  *
  * Key layout: `<storagePrefix><namespace>/<name>` for namespaced resources, `<storagePrefix><name>` for cluster
  * ones, e.g. `/registry/configmaps/default/x`, `/registry/namespaces/x`.
  */
-import type { KObject, ObjectMeta } from '../machinery/objects.ts';
+import type { KObject } from '../machinery/objects.ts';
+import { objectShape, type ObjectShape } from '../api/canonical.ts';
+import { protobufMessageFor } from '../api/protobuf/codec.ts';
 import type { ResourceDef } from '../api/types.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import type { ObjectAttrs, ObjectCodec } from '../storage/cacher/types.ts';
 
-/** ObjectMeta's field order in kube's Go struct (what its JSON encoder emits). */
-const META_ORDER = [
-  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
-  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers',
-  'managedFields',
-] as const;
-
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const shapes = new Map<string, ObjectShape>();
 
-/** Metadata rebuilt in kube's order; unknown keys keep their relative order at the end. */
-export function orderMeta(meta: ObjectMeta, resourceVersion?: string): ObjectMeta {
-  const src = meta as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k of META_ORDER) {
-    if (k === 'resourceVersion') {
-      if (resourceVersion !== undefined) out[k] = resourceVersion;
-      continue;
-    }
-    if (k === 'selfLink') continue;
-    const v = src[k];
-    if (v !== undefined && v !== null && v !== '') out[k] = v;
+/**
+ * How objects of (apiVersion, kind) are written: typed for the catalog's built-in kinds, unstructured (keys
+ * sorted) for everything else (custom resources).
+ */
+export function shapeFor(apiVersion: unknown, kind: unknown): ObjectShape {
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return objectShape(undefined);
+  const key = `${apiVersion}\0${kind}`;
+  let s = shapes.get(key);
+  if (!s) {
+    s = objectShape(protobufMessageFor(apiVersion, kind)?.fullName);
+    shapes.set(key, s);
   }
-  for (const k of Object.keys(src)) {
-    if (!(k in out) && !(META_ORDER as readonly string[]).includes(k) && src[k] !== undefined) out[k] = src[k];
-  }
-  return out as ObjectMeta;
+  return s;
 }
 
-/** The object in kube's top-level order with metadata ordered; `resourceVersion` replaces whatever it had. */
+/**
+ * The object in kube's JSON shape (src/api/canonical.ts): what kube-apiserver's codec writes for it. `resourceVersion`
+ * replaces whatever it had (undefined: none, as in stored bytes); `selfLink` is dropped.
+ */
 export function canonicalObject(obj: KObject, resourceVersion?: string): KObject {
-  const out: Record<string, unknown> = {};
-  if (obj.kind !== undefined) out['kind'] = obj.kind;
-  if (obj.apiVersion !== undefined) out['apiVersion'] = obj.apiVersion;
-  out['metadata'] = orderMeta(obj.metadata ?? {}, resourceVersion);
-  for (const [k, v] of Object.entries(obj)) {
-    if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata' && k !== 'status' && v !== undefined) out[k] = v;
-  }
-  // Status is the last field of every kube kind that has one.
-  if (obj['status'] !== undefined) out['status'] = obj['status'];
-  return out as KObject;
+  return shapeFor(obj.apiVersion, obj.kind).canonical(obj, resourceVersion) as KObject;
 }
 
-/** Bytes to store: canonical order, no resourceVersion, no selfLink. */
+/** A canonical object with `metadata.resourceVersion` set in its place (undefined: removed). */
+export function withResourceVersion(obj: KObject, resourceVersion: string | undefined): KObject {
+  return shapeFor(obj.apiVersion, obj.kind).withResourceVersion(obj, resourceVersion) as KObject;
+}
+
+/** Bytes to store: the canonical object, no resourceVersion, no selfLink. */
 export function encodeObject(obj: KObject): Uint8Array {
   return encoder.encode(JSON.stringify(canonicalObject(obj)));
 }
 
-/** Parses stored bytes and sets metadata.resourceVersion from the kv (absent for modRevision 0). */
+/** Bytes of an object already canonical (from {@link canonicalObject}) with its resourceVersion removed. */
+export function encodeCanonical(obj: KObject): Uint8Array {
+  return encoder.encode(JSON.stringify(obj.metadata?.resourceVersion === undefined ? obj : withResourceVersion(obj, undefined)));
+}
+
+/**
+ * Parses stored bytes and sets metadata.resourceVersion from the kv (absent for modRevision 0). Reads do not
+ * canonicalize: every write stores the canonical form, and objects written by earlier versions are served as
+ * stored until their next write (re-canonicalizing each read would double the decode cost; see BENCHMARKS.md).
+ */
 export function decodeKv(kv: KeyValue): KObject {
   const obj = JSON.parse(decoder.decode(kv.value)) as KObject;
-  return canonicalObject(obj, kv.modRevision > 0 ? String(kv.modRevision) : undefined);
+  return withResourceVersion(obj, kv.modRevision > 0 ? String(kv.modRevision) : undefined);
 }
 
 /** The storage key of one object. `namespace` is ignored for cluster-scoped resources. */

@@ -13,7 +13,9 @@ import { optionsObject } from './admission.ts';
 import { dropUnknownFields } from '../apply/drop-unknown.ts';
 import { rootNodeFor, unstructuredRoot, type StructNode } from '../apply/schema-view.ts';
 import { customApplyRoot } from './customresources/resource-def.ts';
-import { canonicalObject } from './codec.ts';
+import { withResourceVersion } from './codec.ts';
+import { normalizeValues } from '../api/canonical.ts';
+import { protobufMessageFor } from '../api/protobuf/codec.ts';
 import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
 import { clone, generateName, newUid, rfc3339 } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
@@ -95,6 +97,8 @@ export function decodedCopy(core: StoreCore, input: KObject): KObject {
   obj.apiVersion = core.apiVersion();
   obj.kind = core.def.kind;
   dropUnknownFields(obj, rootNodeFor(obj.apiVersion, core.def.kind) ?? unstructuredRoot());
+  // Decoding into Go types canonicalizes quantities: validation and comparisons see `512Mi`, never `0.5Gi`.
+  normalizeValues(protobufMessageFor(obj.apiVersion, core.def.kind)?.fullName, obj);
   return obj;
 }
 
@@ -147,9 +151,9 @@ function ttlFor(core: StoreCore): number | undefined {
   return core.def.storagePrefix === '/registry/events/' ? 3600 : undefined;
 }
 
-/** The written object as readers will see it: kube's field order, resourceVersion from the write (none for 0). */
-export function withRevision(obj: KObject, modRevision: number): KObject {
-  return canonicalObject(obj, modRevision > 0 ? String(modRevision) : undefined);
+/** A canonical written object as readers will see it: resourceVersion from the write (none for 0). */
+export function withRevision(canonical: KObject, modRevision: number): KObject {
+  return withResourceVersion(canonical, modRevision > 0 ? String(modRevision) : undefined);
 }
 
 /** Writes a prepared object; AlreadyExists (with kube's message variants) when the key is taken. */
@@ -157,14 +161,16 @@ export async function writeCreate(core: StoreCore, ctx: OpContext, obj: KObject)
   const name = obj.metadata.name!;
   const key = core.key({ ...ctx, namespace: obj.metadata.namespace ?? '' }, name);
   const ttl = ttlFor(core);
+  // What kube's codec makes of the object is what is stored and answered (dry-run included).
+  const canonical = core.canonical(obj);
   let res;
   try {
-    res = await core.writer(ctx).create(key, core.encode(obj), ttl ? { ttlSeconds: ttl } : undefined);
+    res = await core.writer(ctx).create(key, core.encodeCanonical(canonical), ttl ? { ttlSeconds: ttl } : undefined);
   } catch (e) {
     throw toStatusError(e, { op: 'create', resource: core.def.resource, group: core.def.group });
   }
   // The object we wrote is the stored object: no need to parse it back (the watch cache does that once).
-  if (res.succeeded) return { ok: true, object: withRevision(obj, res.kv.modRevision) };
+  if (res.succeeded) return { ok: true, object: withRevision(canonical, res.kv.modRevision) };
   let error = errors.alreadyExists(core.resource(name));
   if (obj.metadata.generateName) {
     const q = core.resource(name);

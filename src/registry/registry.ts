@@ -45,6 +45,8 @@ export interface RegistryOptions {
   readonly garbageCollection?: boolean;
   /** The WatchList feature (sendInitialEvents), default true. */
   readonly watchList?: boolean;
+  /** kube-apiserver --allow-privileged (default false): privileged containers pass validation. */
+  readonly allowPrivileged?: boolean;
   /** Clock for timestamps (tests). */
   readonly now?: () => Date;
   /** Service cluster IP / node port allocation (`--service-cluster-ip-range`, `--service-node-port-range`); off when unset. */
@@ -162,6 +164,7 @@ class RegistryImpl implements Registry {
       ...(this.opts.admission ? { admission: this.opts.admission } : {}),
       ...(this.opts.garbageCollection !== undefined ? { garbageCollection: this.opts.garbageCollection } : {}),
       ...(this.opts.watchList !== undefined ? { watchList: this.opts.watchList } : {}),
+      ...(this.opts.allowPrivileged ? { allowPrivileged: true } : {}),
       ...(this.opts.now ? { now: this.opts.now } : {}),
     };
     let storage: RestStorage = def.group === '' && def.resource === 'namespaces' ? new NamespaceStore(opts) : new GenericStore(opts);

@@ -10,8 +10,9 @@ import type { KeyValue, Store } from '../storage/interface.ts';
 import type { OpContext } from './rest.ts';
 import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission.ts';
 import { DryRunStore } from './dry-run-store.ts';
-import { encodeObject, listPrefix, objectKey } from './codec.ts';
+import { canonicalObject, encodeCanonical, encodeObject, listPrefix, objectKey } from './codec.ts';
 import { registryStrategy, type RegistryStrategy } from './strategy.ts';
+import { withPolicy, type ClusterPolicy } from '../api/validation/cluster-policy.ts';
 
 /** Converts between the served version and the storage version (src/api/resources/conversion.ts). */
 export interface VersionConverter {
@@ -36,6 +37,25 @@ export interface StoreCoreOptions {
   readonly now?: () => Date;
   /** When objects are stored in another version (events.k8s.io/v1 as core/v1 Events): applied around storage. */
   readonly converter?: VersionConverter;
+  /** kube-apiserver --allow-privileged (default false): privileged containers pass validation. */
+  readonly allowPrivileged?: boolean;
+}
+
+/** Strategies whose validation runs under a non-default cluster policy, per strategy object. */
+const PRIVILEGED = new WeakMap<RegistryStrategy, RegistryStrategy>();
+const ALLOW_PRIVILEGED: ClusterPolicy = Object.freeze({ allowPrivileged: true });
+
+/** The strategy with its validation run under --allow-privileged=true (src/api/validation/cluster-policy.ts). */
+function allowingPrivileged(s: RegistryStrategy): RegistryStrategy {
+  let w = PRIVILEGED.get(s);
+  if (!w) {
+    w = { ...s };
+    const { validate, validateUpdate } = s;
+    if (validate) w.validate = (obj, ctx) => withPolicy(ALLOW_PRIVILEGED, () => validate.call(s, obj, ctx));
+    if (validateUpdate) w.validateUpdate = (obj, old, ctx) => withPolicy(ALLOW_PRIVILEGED, () => validateUpdate.call(s, obj, old, ctx));
+    PRIVILEGED.set(s, w);
+  }
+  return w;
 }
 
 export class StoreCore {
@@ -47,6 +67,7 @@ export class StoreCore {
   readonly watchList: boolean;
   readonly now: () => Date;
   readonly converter?: VersionConverter;
+  readonly allowPrivileged: boolean;
   private readonly dryRunStore: Store;
   private readonly admissionOf: () => Admission | undefined;
   /** Converted views of shared cache entries and events: one per revision, so encodings are still made once. */
@@ -63,11 +84,13 @@ export class StoreCore {
     this.watchList = opts.watchList ?? true;
     this.now = opts.now ?? (() => new Date());
     if (opts.converter) this.converter = opts.converter;
+    this.allowPrivileged = opts.allowPrivileged ?? false;
     this.dryRunStore = new DryRunStore(opts.store);
   }
 
   get strategy(): RegistryStrategy {
-    return registryStrategy(this.def);
+    const s = registryStrategy(this.def);
+    return this.allowPrivileged ? allowingPrivileged(s) : s;
   }
 
   /** The store a write of this request goes to: the dry-run wrapper when `ctx.dryRun`. */
@@ -103,9 +126,19 @@ export class StoreCore {
     return this.converter ? this.converter.fromStorage(obj) : obj;
   }
 
-  /** An object in the served version → stored bytes (storage version). */
+  /** An object in the served version → stored bytes (storage version), in kube's JSON shape. */
   encode(obj: KObject): Uint8Array {
     return encodeObject(this.converter ? this.converter.toStorage(obj) : obj);
+  }
+
+  /** The object in kube's JSON shape, without resourceVersion (src/api/canonical.ts). */
+  canonical(obj: KObject): KObject {
+    return canonicalObject(obj);
+  }
+
+  /** Stored bytes of an object {@link canonical} returned. */
+  encodeCanonical(canonical: KObject): Uint8Array {
+    return this.converter ? encodeObject(this.converter.toStorage(canonical)) : encodeCanonical(canonical);
   }
 
   /** A reader's object as this resource serves it (itself when no conversion applies). */

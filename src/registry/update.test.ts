@@ -109,7 +109,8 @@ void describe('update (PUT) and guaranteedUpdate', () => {
     body.metadata.labels = { changed: 'yes' };
     const out = (await deps().update(sys('default', { subresource: 'status', fieldManager: 'ctrl' }), 'web', body, {})).object;
     assert.deepEqual(out['status'], { replicas: 3 });
-    assert.deepEqual(out['spec'], { replicas: 3 });
+    // The stored spec in kube's JSON shape: a bare test Deployment has its zero values written.
+    assert.deepEqual(out['spec'], { replicas: 3, selector: null, template: { metadata: { creationTimestamp: null }, spec: { containers: null } }, strategy: {} });
     assert.deepEqual(out.metadata.labels, { app: 'web', tier: 'x' });
     assert.equal(out.metadata.generation, cur.metadata.generation);
     assert.equal(out.metadata.managedFields!.find((m) => m.manager === 'ctrl')!.subresource, 'status');
@@ -162,5 +163,29 @@ void describe('update (PUT) and guaranteedUpdate', () => {
     body.metadata.finalizers = [];
     await cms().update(sys('default'), 'fin', body, {});
     assert.equal(await env.store.get('/registry/configmaps/default/fin'), undefined);
+  });
+});
+
+void describe('objects stored by earlier versions (not in canonical form)', () => {
+  let env: TestEnv;
+  before(async () => { env = await testEnv(); });
+  after(async () => { await env.close(); });
+  const cms = () => env.registry.lookup('', 'v1', 'configmaps')!;
+
+  void it('read as stored; an update that changes nothing is a no-op; a real change stores the canonical form', async () => {
+    // What an earlier Keelson stored: keys in the order received, unsorted maps, an empty labels map.
+    const legacy = '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"old","namespace":"default","uid":"u-1","creationTimestamp":"2026-01-01T00:00:00Z","labels":{}},"data":{"z":"1","a":"2"}}';
+    const put = await env.store.create('/registry/configmaps/default/old', new TextEncoder().encode(legacy));
+    assert.ok(put.succeeded);
+    const got = (await cms().get(sys('default'), 'old', {})).object;
+    assert.deepEqual(got['data'], { z: '1', a: '2' });
+    assert.equal(got.metadata.resourceVersion, String(put.kv.modRevision));
+    const same = await cms().update(sys('default'), 'old', structuredClone(got), {});
+    assert.equal(same.object.metadata.resourceVersion, got.metadata.resourceVersion, 'no spurious write');
+    const changed = await cms().update(sys('default'), 'old', { ...structuredClone(got), data: { z: '1', a: '3' } }, {});
+    assert.equal(JSON.stringify(changed.object['data']), '{"a":"3","z":"1"}');
+    assert.equal('labels' in changed.object.metadata, false);
+    const stored = JSON.parse(new TextDecoder().decode((await env.store.get('/registry/configmaps/default/old'))!.value)) as KObject;
+    assert.deepEqual(Object.keys(stored.metadata), ['name', 'namespace', 'uid', 'creationTimestamp']);
   });
 });

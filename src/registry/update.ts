@@ -101,8 +101,11 @@ export function prepareUpdate(core: StoreCore, ctx: OpContext, input: KObject, o
   if (errs.length) throw errors.invalid(core.kind(meta.name ?? ''), errs);
   if (strategy.tracksGeneration && ctx.subresource !== 'status') {
     const ignores = strategy.generationIgnores ?? [];
-    const statusChanged = strategy.generationIncludesStatus === true && !jsonEqual(obj['status'], old['status']);
-    if (statusChanged || !jsonEqual(specPart(obj, ignores), specPart(old, ignores))) meta.generation = (om.generation ?? 0) + 1;
+    // Compared as kube compares Go structs: in canonical form (an omitted zero value is no change).
+    const after = core.canonical(obj);
+    const before = core.canonical(old);
+    const statusChanged = strategy.generationIncludesStatus === true && !jsonEqual(after['status'], before['status']);
+    if (statusChanged || !jsonEqual(specPart(after, ignores), specPart(before, ignores))) meta.generation = (om.generation ?? 0) + 1;
   }
   for (const w of strategy.warnings?.(obj, old) ?? []) ctx.warnings.push(w);
   strategy.canonicalize?.(obj);
@@ -192,17 +195,20 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
       kv = del.current;
       continue;
     }
-    if (jsonEqual(comparable(obj), comparable(existing))) {
+    // Compared in kube's JSON shape on both sides (an object stored by an earlier version may not be), so a
+    // write that only differs in key order, zero values or quantity spelling is a no-op.
+    const canonical = core.canonical(obj);
+    if (jsonEqual(comparable(canonical), comparable(core.canonical(existing)))) {
       // No-op: nothing but managedFields timestamps would change; kube skips the write.
       return { object: existing, created: false };
     }
     let res;
     try {
-      res = await writer.update(key, core.encode(obj), { expectedModRevision: kv.modRevision });
+      res = await writer.update(key, core.encodeCanonical(canonical), { expectedModRevision: kv.modRevision });
     } catch (e) {
       throw toStatusError(e, site);
     }
-    if (res.succeeded) return { object: withRevision(obj, res.kv.modRevision), created: false };
+    if (res.succeeded) return { object: withRevision(canonical, res.kv.modRevision), created: false };
     kv = res.current; // undefined: deleted meanwhile → 404, or created anew when allowed
   }
   throw errors.conflict(core.resource(name));

@@ -89,12 +89,12 @@ export async function startKeelson(opts: { dataDir: string; kubeconfig: string; 
     return code;
   };
 
-  const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 120_000);
   for (;;) {
     if (exitCode !== undefined) throw new Error(`keelson exited with ${exitCode} before ready:\n${out}`);
     if (Date.now() > deadline) {
       await stop('SIGKILL');
-      throw new Error(`keelson not ready within ${opts.readyTimeoutMs ?? 60_000} ms:\n${out}`);
+      throw new Error(`keelson not ready within ${opts.readyTimeoutMs ?? 120_000} ms:\n${out}`);
     }
     if (existsSync(opts.kubeconfig)) {
       try {

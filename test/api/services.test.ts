@@ -29,7 +29,7 @@ function inRange(ip: string): boolean {
 void test('the kubernetes Service holds 10.96.0.1 as an IPAddress', async () => {
   const r = await srv.request('GET', '/apis/networking.k8s.io/v1/ipaddresses/10.96.0.1');
   assert.equal(r.status, 200, r.text);
-  assert.deepEqual(r.json().spec.parentRef, { group: '', resource: 'services', namespace: 'default', name: 'kubernetes' });
+  assert.deepEqual(r.json().spec.parentRef, { resource: 'services', namespace: 'default', name: 'kubernetes' });
 });
 
 void test('concurrent creates get distinct cluster IPs in range with kube defaults', async () => {

@@ -2,3 +2,5 @@
 import './always.ts';
 import './namespace-lifecycle.ts';
 import './builtin.ts';
+import './pod-security/index.ts';
+import './quota-and-limits.ts';

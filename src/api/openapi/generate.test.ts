@@ -5,8 +5,13 @@ import { swaggerV2, v3Document, v3Keys } from '../../endpoints/openapi/documents
 import { createProtobufSchemaSource } from '../../endpoints/openapi/protobuf-source.ts';
 import { collectDefinitions, definitionNameOf, messageDefinition, messageNameFor, type Schema } from './generate.ts';
 import { kindOfMessage } from './kinds.ts';
+import { fieldDoc, typeDoc } from './docs/index.ts';
 
-const props = (s: Schema | undefined) => (s?.properties ?? {}) as Record<string, Schema>;
+/** A definition's properties without their descriptions (the shape tests compare structure only). */
+const props = (s: Schema | undefined) => Object.fromEntries(Object.entries((s?.properties ?? {}) as Record<string, Schema>)
+  .map(([k, v]) => [k, Object.fromEntries(Object.entries(v).filter(([key]) => key !== 'description'))])) as Record<string, Schema>;
+/** A definition's properties as generated, descriptions included. */
+const described = (s: Schema | undefined) => (s?.properties ?? {}) as Record<string, Schema>;
 
 test('definition names follow kube packages', () => {
   assert.equal(definitionNameOf('apps.v1.Deployment'), 'io.k8s.api.apps.v1.Deployment');
@@ -49,6 +54,31 @@ test('field shapes: scalars, refs, maps, lists and merge markers', () => {
   // Embedded (inline) structs lift their fields into the parent.
   const vol = props(messageDefinition('core.v1.Volume', 'v2'));
   assert.ok(vol.name && vol.hostPath && vol.configMap);
+});
+
+test('descriptions sit where kube puts them: on the definition, beside $ref (v2) or allOf (v3), on lists and maps', () => {
+  for (const dialect of ['v2', 'v3'] as const) {
+    const pod = messageDefinition('core.v1.Pod', dialect);
+    assert.equal(pod.description, typeDoc('core.v1.Pod'));
+    const p = described(pod);
+    assert.equal(p.spec!.description, fieldDoc('core.v1.Pod', 'spec'));
+    assert.ok(dialect === 'v2' ? p.spec!.$ref : p.spec!.allOf, 'the description is a sibling of the reference');
+    // A kind's apiVersion and kind: as meta.TypeMeta describes them.
+    assert.equal(p.apiVersion!.description, fieldDoc('meta.TypeMeta', 'apiVersion'));
+    assert.equal(p.kind!.description, fieldDoc('meta.TypeMeta', 'kind'));
+    const spec = described(messageDefinition('core.v1.PodSpec', dialect));
+    assert.equal(spec.containers!.description, fieldDoc('core.v1.PodSpec', 'containers'));
+    assert.equal((spec.containers!.items as Schema).description, undefined, 'items carry no description of their own');
+    assert.equal(spec.nodeSelector!.description, fieldDoc('core.v1.PodSpec', 'nodeSelector'));
+    // Fields lifted from an embedded struct: the embedded type's words, unless the parent says more.
+    assert.equal(described(messageDefinition('core.v1.Probe', dialect)).exec!.description, fieldDoc('core.v1.ProbeHandler', 'exec'));
+    assert.equal(described(messageDefinition('core.v1.ConfigMapKeySelector', dialect)).name!.description, fieldDoc('core.v1.ConfigMapKeySelector', 'name'));
+    assert.equal(described(messageDefinition('core.v1.Volume', dialect)).hostPath!.description, fieldDoc('core.v1.VolumeSource', 'hostPath'));
+    assert.equal(described(messageDefinition('core.v1.EphemeralContainer', dialect)).ports!.description, fieldDoc('core.v1.EphemeralContainerCommon', 'ports'));
+  }
+  const defs = collectDefinitions(['core.v1.Pod'], 'v3');
+  assert.equal(defs['io.k8s.apimachinery.pkg.api.resource.Quantity']!.description, typeDoc('util.Quantity'));
+  assert.equal(defs['io.k8s.apimachinery.pkg.apis.meta.v1.Time']!.description, typeDoc('meta.Time'));
 });
 
 test('value forms render as kube renders them', () => {

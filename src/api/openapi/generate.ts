@@ -3,7 +3,9 @@
  * kube-apiserver's generated OpenAPI names and shapes them: Go package paths as definition names, `$ref` to
  * named definitions (v3 wraps each in `allOf`, kube's style, so `default` can sit beside it), value-form
  * types (Time, Quantity, IntOrString, RawExtension, …) as kube renders them, and the merge markers as
- * `x-kubernetes-*` extensions. Descriptions are our own few words; kube's doc text is not reproduced.
+ * `x-kubernetes-*` extensions. Descriptions come from ./docs (our own words; kube's doc text is not reproduced):
+ * a type's on its definition, a field's on its property — beside the `$ref` in v2, beside the `allOf` in v3, on
+ * the array or map itself when the field is a list or a map.
  *
  * Known gaps (the descriptions do not carry them): `required` lists, `enum`s, and `default` on non-pointer
  * scalar fields (which depends on Go's `omitempty`).
@@ -11,6 +13,8 @@
 import { requiredFieldsOf } from './required.ts';
 import '../protobuf/messages/index.ts';
 import { hasTypeMeta, kindOfMessage } from './kinds.ts';
+import { typeDoc } from './docs/index.ts';
+import { describeField, describeTypeMetaField } from './describe.ts';
 import { unionsOf } from './unions.ts';
 import { hasMessage, messageSpec, type FieldSpec, type MessageSpec, type ScalarType } from '../protobuf/schema.ts';
 
@@ -107,19 +111,34 @@ function fieldSchema(f: FieldSpec, dialect: Dialect, seen: Set<string>): Schema 
   return s;
 }
 
-/** A message's fields as JSON properties, with inline (embedded) messages lifted into the parent. */
-function properties(spec: MessageSpec, dialect: Dialect, seen: Set<string>, out: Record<string, Schema>): void {
+/**
+ * A message's fields as JSON properties, with inline (embedded) messages lifted into the parent. `owners` are the
+ * messages whose JSON object the fields land in, outermost first: a lifted field's description is the outermost
+ * one written (the parent may say more about a field it embeds), else the embedded type's own.
+ */
+function properties(spec: MessageSpec, dialect: Dialect, seen: Set<string>, out: Record<string, Schema>, owners: readonly string[] = []): void {
+  const chain = [...owners, spec.fullName];
   for (const f of spec.declared) {
     if (f.inline && f.type.kind === 'message') {
-      properties(messageSpec(f.type.name), dialect, seen, out);
+      properties(messageSpec(f.type.name), dialect, seen, out, chain);
       continue;
     }
-    out[f.json] = fieldSchema(f, dialect, seen);
+    const s = fieldSchema(f, dialect, seen);
+    const doc = describeField(chain, f.json);
+    if (doc) s.description = doc;
+    out[f.json] = s;
   }
 }
 
 /** Definitions of the value forms, as kube's OpenAPI defines them. */
 function specialDefinition(spec: MessageSpec, dialect: Dialect): Schema | undefined {
+  const s = specialShape(spec, dialect);
+  const doc = typeDoc(spec.fullName);
+  return s && doc ? { ...s, description: doc } : s;
+}
+
+/** A value form's definition, with a fallback description for types ./docs does not describe. */
+function specialShape(spec: MessageSpec, dialect: Dialect): Schema | undefined {
   switch (spec.special) {
     case 'time': return { type: 'string', format: 'date-time', description: 'A point in time, RFC 3339, second precision.' };
     case 'microtime': return { type: 'string', format: 'date-time', description: 'A point in time, RFC 3339, microsecond precision.' };
@@ -139,6 +158,12 @@ function specialDefinition(spec: MessageSpec, dialect: Dialect): Schema | undefi
   }
 }
 
+/** `apiVersion` or `kind` of a kind: described by the kind, else as meta.TypeMeta describes it. */
+function typeMetaField(fullName: string, json: 'apiVersion' | 'kind'): Schema {
+  const doc = describeTypeMetaField(fullName, json);
+  return doc ? { type: 'string', description: doc } : { type: 'string' };
+}
+
 /** The definition of one message (without GVK), recording the messages it references in `seen`. */
 export function messageDefinition(fullName: string, dialect: Dialect, seen: Set<string> = new Set()): Schema {
   const spec = messageSpec(fullName);
@@ -148,10 +173,11 @@ export function messageDefinition(fullName: string, dialect: Dialect, seen: Set<
   properties(spec, dialect, seen, props);
   const s: Schema = { type: 'object' };
   const gvk = kindOfMessage(fullName);
-  // Our own words only (kube's doc comments are not reproduced): kinds name their group version.
-  if (gvk) s.description = `${gvk.kind} (${gvk.group ? `${gvk.group}/` : ''}${gvk.version}).`;
+  // A kind ./docs does not describe yet names its group version.
+  const doc = typeDoc(fullName) ?? (gvk ? `${gvk.kind} (${gvk.group ? `${gvk.group}/` : ''}${gvk.version}).` : undefined);
+  if (doc) s.description = doc;
   // Kinds carry TypeMeta, which our wire descriptions leave out (it travels in the protobuf envelope).
-  const all = hasTypeMeta(fullName) ? { apiVersion: { type: 'string', description: 'The group/version of this object.' }, kind: { type: 'string', description: 'The type of this object.' }, ...props } : props;
+  const all = hasTypeMeta(fullName) ? { apiVersion: typeMetaField(fullName, 'apiVersion'), kind: typeMetaField(fullName, 'kind'), ...props } : props;
   if (Object.keys(all).length > 0) s.properties = all;
   const required = requiredFieldsOf(fullName);
   if (required.length > 0) s.required = [...required];

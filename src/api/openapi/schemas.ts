@@ -2,12 +2,13 @@
  * Schemas for OpenAPI documents. Kinds get a permissive object schema (any fields accepted) carrying
  * `x-kubernetes-group-version-kind`, apiVersion/kind/metadata; a `SchemaSource` can supply the real
  * schema of a kind (the catalog issue plugs in its type descriptions there). The meta/v1 types every
- * document references are described here in full enough form for clients.
+ * document references are shaped here in full enough form for clients; their descriptions come from ./docs.
  *
  * `ref(name)` produces `#/definitions/<name>` (v2) or `#/components/schemas/<name>` (v3).
  */
 import type { ResourceDef } from '../types.ts';
 import { definitionName } from './names.ts';
+import { describeDefinition, describeField, describeTypeMetaField } from './describe.ts';
 
 export type Dialect = 'v2' | 'v3';
 export type Schema = Record<string, unknown>;
@@ -31,121 +32,95 @@ function refField(name: string, dialect: Dialect, extra: Schema = {}): Schema {
   return dialect === 'v2' ? { ...ref(name, dialect), ...extra } : { allOf: [ref(name, dialect)], ...extra };
 }
 
-const str = (description: string): Schema => ({ type: 'string', description });
-const strMap = (description: string): Schema => ({ type: 'object', additionalProperties: { type: 'string', default: '' }, description });
+const str: Schema = { type: 'string' };
+const strMap: Schema = { type: 'object', additionalProperties: { type: 'string', default: '' } };
+const int64: Schema = { type: 'integer', format: 'int64' };
+const bool: Schema = { type: 'boolean' };
+const strList = (listType?: string): Schema => ({ type: 'array', items: { type: 'string', default: '' }, ...(listType ? { 'x-kubernetes-list-type': listType } : {}) });
+const TYPE_META = { apiVersion: str, kind: str };
 
-const TYPE_META = {
-  apiVersion: str('The group/version this object is written in.'),
-  kind: str('The type of the object, in CamelCase.'),
-};
+/** kube's definition name → our message, for the meta/v1 and runtime types below. */
+function messageOfDefinition(name: string): string {
+  return name.startsWith(`${META}.`) ? `meta.${name.slice(META.length + 1)}` : `runtime.${name.slice(name.lastIndexOf('.') + 1)}`;
+}
 
-/** meta/v1 definitions referenced from every group version document. */
+/**
+ * meta/v1 definitions referenced from every group version document (a group version whose kinds have type
+ * descriptions replaces them with generated ones). Descriptions: those written in ./docs for the meta types.
+ */
 export function metaDefinitions(dialect: Dialect): Record<string, Schema> {
   const r = (n: string, extra?: Schema) => refField(`${META}.${n}`, dialect, extra);
   const time = `${META}.Time`;
-  return {
-    'io.k8s.apimachinery.pkg.runtime.RawExtension': { type: 'object', description: 'An embedded object of any kind.' },
-    [`${META}.Time`]: { type: 'string', format: 'date-time', description: 'A point in time, RFC 3339 in UTC with second precision.' },
-    [`${META}.MicroTime`]: { type: 'string', format: 'date-time', description: 'A point in time, RFC 3339 in UTC with microsecond precision.' },
-    [`${META}.FieldsV1`]: { type: 'object', description: 'A field set as a JSON tree of `f:`/`k:`/`v:` keys.' },
+  const defs: Record<string, Schema> = {
+    'io.k8s.apimachinery.pkg.runtime.RawExtension': { type: 'object' },
+    [`${META}.Time`]: { type: 'string', format: 'date-time' },
+    [`${META}.MicroTime`]: { type: 'string', format: 'date-time' },
+    [`${META}.FieldsV1`]: { type: 'object' },
     [`${META}.OwnerReference`]: {
       type: 'object', required: ['apiVersion', 'kind', 'name', 'uid'], 'x-kubernetes-map-type': 'atomic',
-      description: 'Names an object that owns this one.',
-      properties: {
-        apiVersion: str('API version of the referent.'), kind: str('Kind of the referent.'), name: str('Name of the referent.'), uid: str('UID of the referent.'),
-        controller: { type: 'boolean', description: 'Whether the owner is the managing controller of this object.' },
-        blockOwnerDeletion: { type: 'boolean', description: 'Whether foreground deletion of the owner waits for this object.' },
-      },
+      properties: { apiVersion: str, kind: str, name: str, uid: str, controller: bool, blockOwnerDeletion: bool },
     },
     [`${META}.ManagedFieldsEntry`]: {
-      type: 'object', description: 'Which fields one manager set, with which operation and API version.',
-      properties: {
-        apiVersion: str('The version of the resource the field set applies to.'), fieldsType: str('The format of the fields field; only FieldsV1.'),
-        fieldsV1: r('FieldsV1', { description: 'The set of fields managed.' }), manager: str('Name of the field manager.'),
-        operation: str('The type of operation that led to this entry: Apply or Update.'), subresource: str('The sub-resource used to update the object.'),
-        time: r('Time', { description: 'When the last applied change happened.' }),
-      },
+      type: 'object',
+      properties: { apiVersion: str, fieldsType: str, fieldsV1: r('FieldsV1'), manager: str, operation: str, subresource: str, time: r('Time') },
     },
     [`${META}.ObjectMeta`]: {
-      type: 'object', description: 'Metadata every stored object carries.',
+      type: 'object',
       properties: {
-        annotations: strMap('Unstructured key value map stored with a resource.'),
-        creationTimestamp: refField(time, dialect, { description: 'When the object was created (set by the server).' }),
-        deletionGracePeriodSeconds: { type: 'integer', format: 'int64', description: 'Seconds allowed for graceful termination before removal.' },
-        deletionTimestamp: refField(time, dialect, { description: 'When the object will be deleted (set by the server).' }),
-        finalizers: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge', description: 'Pending cleanup steps; the object is removed once none remain.' },
-        generateName: str('Optional prefix used by the server to generate a unique name.'),
-        generation: { type: 'integer', format: 'int64', description: 'Counts changes to the desired state of the object.' },
-        labels: strMap('Map of string keys and values that can be used to organize and categorize objects.'),
-        managedFields: { type: 'array', items: r('ManagedFieldsEntry', { default: {} }), description: 'Which workflows manage which fields.' },
-        name: str('Name must be unique within a namespace.'),
-        namespace: str('Namespace defines the space within which each name must be unique.'),
-        ownerReferences: { type: 'array', items: r('OwnerReference', { default: {} }), 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge', description: 'The objects that own this one.' },
-        resourceVersion: str('An opaque value that represents the internal version of this object.'),
-        selfLink: str('Deprecated; not set by the server.'),
-        uid: str('The unique in time and space value for this object.'),
+        annotations: strMap, creationTimestamp: refField(time, dialect), deletionGracePeriodSeconds: int64,
+        deletionTimestamp: refField(time, dialect),
+        finalizers: { ...strList('set'), 'x-kubernetes-patch-strategy': 'merge' },
+        generateName: str, generation: int64, labels: strMap,
+        managedFields: { type: 'array', items: r('ManagedFieldsEntry', { default: {} }) },
+        name: str, namespace: str,
+        ownerReferences: { type: 'array', items: r('OwnerReference', { default: {} }), 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['uid'], 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' },
+        resourceVersion: str, selfLink: str, uid: str,
       },
     },
-    [`${META}.ListMeta`]: {
-      type: 'object', description: 'Metadata of a list response.',
-      properties: {
-        continue: str('Set when the list was truncated; pass it back to get the next chunk.'),
-        remainingItemCount: { type: 'integer', format: 'int64', description: 'Number of items not yet returned (approximate).' },
-        resourceVersion: str('The internal version of the list.'), selfLink: str('Deprecated; not set by the server.'),
-      },
-    },
-    [`${META}.StatusCause`]: { type: 'object', description: 'One reason a request failed, often tied to a field.', properties: { field: str('The field of the resource that caused the error.'), message: str('A human-readable description of the cause.'), reason: str('A machine-readable description of the cause.') } },
+    [`${META}.ListMeta`]: { type: 'object', properties: { continue: str, remainingItemCount: int64, resourceVersion: str, selfLink: str } },
+    [`${META}.StatusCause`]: { type: 'object', properties: { field: str, message: str, reason: str } },
     [`${META}.StatusDetails`]: {
-      type: 'object', description: 'Extra facts about a failed request.',
+      type: 'object',
       properties: {
-        causes: { type: 'array', items: r('StatusCause', { default: {} }), 'x-kubernetes-list-type': 'atomic', description: 'The causes of the error.' },
-        group: str('The group attribute of the resource.'), kind: str('The kind attribute of the resource.'), name: str('The name attribute of the resource.'),
-        retryAfterSeconds: { type: 'integer', format: 'int32', description: 'Seconds to wait before retrying.' }, uid: str('The UID of the resource.'),
+        causes: { type: 'array', items: r('StatusCause', { default: {} }), 'x-kubernetes-list-type': 'atomic' },
+        group: str, kind: str, name: str, retryAfterSeconds: { type: 'integer', format: 'int32' }, uid: str,
       },
     },
     [`${META}.Status`]: {
-      type: 'object', description: 'The outcome of a request that returns no object.',
+      type: 'object',
       properties: {
-        ...TYPE_META, code: { type: 'integer', format: 'int32', description: 'Suggested HTTP return code.' },
-        details: r('StatusDetails', { description: 'Extended data associated with the reason.', 'x-kubernetes-list-type': 'atomic' }),
-        message: str('A human-readable description of the status.'), metadata: r('ListMeta', { default: {}, description: 'Standard list metadata.' }),
-        reason: str('A machine-readable description of why this operation failed.'), status: str('Success or Failure.'),
+        ...TYPE_META, code: { type: 'integer', format: 'int32' }, details: r('StatusDetails', { 'x-kubernetes-list-type': 'atomic' }),
+        message: str, metadata: r('ListMeta', { default: {} }), reason: str, status: str,
       },
       'x-kubernetes-group-version-kind': [{ group: '', kind: 'Status', version: 'v1' }],
     },
-    [`${META}.Preconditions`]: { type: 'object', description: 'Conditions the object must meet for the operation to go ahead.', properties: { resourceVersion: str('The target ResourceVersion.'), uid: str('The target UID.') } },
+    [`${META}.Preconditions`]: { type: 'object', properties: { resourceVersion: str, uid: str } },
     [`${META}.DeleteOptions`]: {
-      type: 'object', description: 'Options of a delete request.',
+      type: 'object',
       properties: {
-        ...TYPE_META,
-        dryRun: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'atomic', description: 'All: process every dry-run stage without persisting.' },
-        gracePeriodSeconds: { type: 'integer', format: 'int64', description: 'Seconds before the object should be deleted.' },
-        ignoreStoreReadErrorWithClusterBreakingPotential: { type: 'boolean', description: 'Unsafe deletion of corrupt objects.' },
-        orphanDependents: { type: 'boolean', description: 'Deprecated: use propagationPolicy.' },
-        preconditions: r('Preconditions', { description: 'Must be fulfilled before a deletion is carried out.' }),
-        propagationPolicy: str('Orphan, Background or Foreground.'),
+        ...TYPE_META, dryRun: strList('atomic'), gracePeriodSeconds: int64, ignoreStoreReadErrorWithClusterBreakingPotential: bool,
+        orphanDependents: bool, preconditions: r('Preconditions'), propagationPolicy: str,
       },
     },
-    [`${META}.Patch`]: { type: 'object', description: 'The body of a PATCH request.' },
+    [`${META}.Patch`]: { type: 'object' },
     [`${META}.WatchEvent`]: {
-      type: 'object', required: ['type', 'object'], description: 'One change in a watch stream.',
-      properties: { object: refField('io.k8s.apimachinery.pkg.runtime.RawExtension', dialect, { description: 'The object (or Status for ERROR events).' }), type: { type: 'string', default: '' } },
+      type: 'object', required: ['type', 'object'],
+      properties: { object: refField('io.k8s.apimachinery.pkg.runtime.RawExtension', dialect), type: { type: 'string', default: '' } },
     },
     [`${META}.APIResource`]: {
-      type: 'object', required: ['name', 'singularName', 'namespaced', 'kind', 'verbs'], description: 'One resource a group version serves.',
+      type: 'object', required: ['name', 'singularName', 'namespaced', 'kind', 'verbs'],
       properties: {
-        categories: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'atomic' }, group: str('Group of the sub-resource kind.'),
-        kind: str('The kind for the resource.'), name: str('The plural name of the resource.'), namespaced: { type: 'boolean', default: false },
-        shortNames: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'atomic' }, singularName: str('The singular name of the resource.'),
-        storageVersionHash: str('Hash of the storage version.'), verbs: { type: 'array', items: { type: 'string', default: '' } }, version: str('Version of the sub-resource kind.'),
+        categories: strList('atomic'), group: str, kind: str, name: str, namespaced: { type: 'boolean', default: false },
+        shortNames: strList('atomic'), singularName: str, storageVersionHash: str, verbs: strList(), version: str,
       },
     },
     [`${META}.APIResourceList`]: {
-      type: 'object', required: ['groupVersion', 'resources'], description: 'The resources a group version serves.',
-      properties: { ...TYPE_META, groupVersion: str('The group and version of this list.'), resources: { type: 'array', items: r('APIResource', { default: {} }), 'x-kubernetes-list-type': 'atomic' } },
+      type: 'object', required: ['groupVersion', 'resources'],
+      properties: { ...TYPE_META, groupVersion: str, resources: { type: 'array', items: r('APIResource', { default: {} }), 'x-kubernetes-list-type': 'atomic' } },
       'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIResourceList', version: 'v1' }],
     },
   };
+  return Object.fromEntries(Object.entries(defs).map(([name, d]) => [name, describeDefinition(d, messageOfDefinition(name))]));
 }
 
 const STRING_FIELDS = new Set(['type', 'reason', 'message', 'note', 'action', 'reportingComponent', 'reportingController', 'reportingInstance',
@@ -173,6 +148,21 @@ function topLevelFieldSchema(def: ResourceDef, name: string): Schema {
   return open;
 }
 
+/** apiVersion and kind, described as meta.TypeMeta describes them. */
+function typeMeta(): Schema {
+  const d = (k: string) => {
+    const doc = describeTypeMetaField('meta.TypeMeta', k);
+    return doc ? { type: 'string', description: doc } : { type: 'string' };
+  };
+  return { apiVersion: d('apiVersion'), kind: d('kind') };
+}
+
+/** `metadata` of an object or a list, described as meta.PartialObjectMetadata(List) describes it. */
+function metadataField(type: 'ObjectMeta' | 'ListMeta', dialect: Dialect): Schema {
+  const doc = describeField([type === 'ObjectMeta' ? 'meta.PartialObjectMetadata' : 'meta.PartialObjectMetadataList'], 'metadata');
+  return refField(`${META}.${type}`, dialect, { default: {}, ...(doc ? { description: doc } : {}) });
+}
+
 /** The placeholder schema of a kind: TypeMeta, ObjectMeta and loosely typed top-level fields; any content accepted. */
 export function permissiveKindSchema(def: ResourceDef, kind: string, dialect: Dialect, gvkExtension: boolean): Schema {
   const fields = kind === def.kind ? (def as ResourceDef & { topLevelFields?: readonly string[] }).topLevelFields ?? [] : [];
@@ -180,8 +170,8 @@ export function permissiveKindSchema(def: ResourceDef, kind: string, dialect: Di
     type: 'object',
     description: `${kind} (${def.group ? `${def.group}/` : ''}${def.version}).`,
     properties: {
-      ...TYPE_META,
-      metadata: refField(`${META}.ObjectMeta`, dialect, { default: {}, description: 'Standard object metadata.' }),
+      ...typeMeta(),
+      metadata: metadataField('ObjectMeta', dialect),
       ...Object.fromEntries(fields.map((f) => [f, topLevelFieldSchema(def, f)])),
     },
     'x-kubernetes-preserve-unknown-fields': true,
@@ -192,11 +182,11 @@ export function permissiveKindSchema(def: ResourceDef, kind: string, dialect: Di
 
 export function listSchema(def: ResourceDef, dialect: Dialect, gvkExtension: boolean): Schema {
   const s: Schema = {
-    type: 'object', required: ['items'], description: `${def.listKind} is a list of ${def.kind} objects.`,
+    type: 'object', required: ['items'], description: `A list of ${def.kind} objects.`,
     properties: {
-      ...TYPE_META,
-      items: { type: 'array', items: refField(definitionName(def.group, def.version, def.kind), dialect, { default: {} }), description: 'The objects.' },
-      metadata: refField(`${META}.ListMeta`, dialect, { default: {}, description: 'Standard list metadata.' }),
+      ...typeMeta(),
+      items: { type: 'array', items: refField(definitionName(def.group, def.version, def.kind), dialect, { default: {} }), description: `The ${def.kind} objects in this list.` },
+      metadata: metadataField('ListMeta', dialect),
     },
   };
   if (gvkExtension) s['x-kubernetes-group-version-kind'] = [{ group: def.group, kind: def.listKind, version: def.version }];

@@ -10,9 +10,14 @@
  *     binaryData: '3 map<string,bytes>',
  *     immutable: '4 *bool',          // '*' = pointer in Go: written only when set, kept when zero
  *   },
- *   Volume: { name: '1 string', _inline2: '2 ~VolumeSource' }, // '~' = embedded inline in JSON, nested on the wire
+ *   Volume: { name: '1 !string', _inline2: '2 ~VolumeSource' }, // '~' = embedded inline in JSON, nested on the wire
  * });
  * ```
+ * `!` (before `*`/`[]`/the type) marks a field whose Go JSON tag has no `omitempty`: its JSON is always written,
+ * with the zero value when unset ("", 0, false, `null` for nil pointers, slices and maps). Fields without `!` are
+ * `omitempty`: dropped from JSON when empty. (Struct values are never empty in Go's encoding/json: a non-pointer
+ * struct field is written either way; see src/api/canonical.ts.) Most fields are `omitempty`, so the rarer case
+ * carries the mark.
  * After the type come merge markers (Go struct tags and `+listType`/`+listMapKey`/`+mapType`/`+structType`
  * comments), used by strategic merge patch and server-side apply:
  *   `list=map(name)`, `list=set`, `list=atomic`, `patch=merge(name)`, `patch=merge+retainKeys(name)`, `patch=replace`,
@@ -39,6 +44,8 @@ export interface FieldSpec {
   readonly pointer: boolean;
   /** Go struct embedded with `json:",inline"`: its fields sit in the parent's JSON object. */
   readonly inline: boolean;
+  /** The JSON tag has `omitempty` (no `!` in the notation): empty values are dropped from JSON. */
+  readonly omitEmpty: boolean;
   readonly listType?: 'atomic' | 'set' | 'map';
   readonly listMapKeys?: readonly string[];
   /** Strategic merge patch strategy: `merge`, `replace`, with `retainKeys` for unions. */
@@ -104,12 +111,13 @@ function parseType(pkg: string, t: string): ValueType {
 
 function parseField(pkg: string, json: string, line: string): FieldSpec {
   const [head, ...marks] = line.trim().split(/ +(?=[a-z]+=)/);
-  const m = /^(\d+) (\*)?(~)?(\[\])?(?:map<(\w+),([\w.]+)>|([\w.]+))$/.exec(head!);
+  const m = /^(\d+) (!)?(\*)?(~)?(\[\])?(?:map<(\w+),([\w.]+)>|([\w.]+))$/.exec(head!);
   if (!m) throw new Error(`protobuf schema: cannot parse field ${pkg}.${json}: ${JSON.stringify(line)}`);
-  const [, num, ptr, inl, rep, mapK, mapV, plain] = m;
+  const [, num, always, ptr, inl, rep, mapK, mapV, plain] = m;
   if (mapK && !SCALARS.has(mapK)) throw new Error(`protobuf schema: map key must be scalar in ${pkg}.${json}`);
   const spec: { -readonly [K in keyof FieldSpec]: FieldSpec[K] } = {
     json, number: Number(num), type: parseType(pkg, (mapV ?? plain)!), repeated: !!rep, pointer: !!ptr, inline: !!inl,
+    omitEmpty: !always,
   };
   if (mapK) spec.mapKey = mapK as ScalarType;
   for (const mark of marks) {

@@ -37,13 +37,21 @@ void test('autoscaling/v1 HPAs round-trip through the v2 storage version', () =>
   const v2 = conv.toStorage(v1);
   assert.equal(v2.apiVersion, 'autoscaling/v2');
   assert.deepEqual((v2['spec'] as Record<string, unknown>)['metrics'], [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
-  assert.deepEqual(conv.fromStorage(v2), v1);
+  // kube keeps the raw status metric (value and utilization) in an annotation even when it maps to the CPU figure.
+  assert.deepEqual(conv.fromStorage(v2), {
+    ...v1, metadata: { ...v1.metadata, annotations: { 'autoscaling.alpha.kubernetes.io/current-metrics': '[{"type":"Resource","resource":{"name":"cpu","currentAverageUtilization":40,"currentAverageValue":"0"}}]' } },
+  });
+  // …and reading it back gives the zero Quantity v1 cannot leave out (currentAverageValue is not a pointer there).
+  const again = conv.toStorage(conv.fromStorage(v2)) as unknown as { status: { currentMetrics: unknown } };
+  assert.deepEqual(again.status.currentMetrics, [{ type: 'Resource', resource: { name: 'cpu', current: { averageValue: '0', averageUtilization: 40 } } }]);
   // v2-only content survives a v1 read-modify-write in annotations, as kube does.
   const rich: KObject = { ...v2, spec: { ...(v2['spec'] as object), metrics: [
     { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
     { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '10' } } },
   ] } };
   const asV1 = conv.fromStorage(rich);
-  assert.ok(asV1.metadata.annotations?.['autoscaling.alpha.kubernetes.io/metrics']);
-  assert.deepEqual(conv.toStorage(asV1)['spec'], rich['spec']);
+  assert.equal(asV1.metadata.annotations?.['autoscaling.alpha.kubernetes.io/metrics'], '[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"10"}}]');
+  // Written back through v1, the annotation's metrics come first and the CPU target last, as in kube.
+  const metrics = (rich['spec'] as { metrics: unknown[] }).metrics;
+  assert.deepEqual(conv.toStorage(asV1)['spec'], { ...(rich['spec'] as object), metrics: [metrics[1], metrics[0]] });
 });

@@ -72,6 +72,26 @@ test('statefulset: policies, selector, update restrictions', () => {
   ]);
 });
 
+test('statefulset (v1.33): the pod spec is not validated, so claim-template mounts pass; template labels and annotations are', () => {
+  const withClaims: J = { spec: {
+    replicas: 1, selector: { matchLabels: { app: 'db' } }, serviceName: 'db',
+    template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres', volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql' }] }] } },
+    volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+  } };
+  assert.deepEqual(validateStatefulSet(withClaims).map(String), []);
+  const loose: J = structuredClone(withClaims);
+  const t = (loose['spec'] as J)['template'] as J;
+  (t['spec'] as J)['containers'] = [{ name: 'Not_A_Label', image: '' }];
+  (t['metadata'] as J)['labels'] = { app: 'db', 'bad key!': 'x' };
+  (t['metadata'] as J)['annotations'] = { 'controller.kubernetes.io/pod-deletion-cost': 'lots' };
+  (t['spec'] as J)['restartPolicy'] = 'Never';
+  assert.deepEqual(validateStatefulSet(loose).map(String), [
+    `spec.template.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+    'spec.template.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "lots": must be a 32bit integer',
+    'spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"',
+  ]);
+});
+
 test('daemonset: selector, update strategy', () => {
   const ds: J = { spec: { selector: { matchLabels: { app: 'web' } }, template: template(), updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } } };
   assert.deepEqual(validateDaemonSet(ds).map(String), ['spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0']);

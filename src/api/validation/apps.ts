@@ -7,11 +7,12 @@
  */
 import { FieldError, field } from '../../machinery/errors.ts';
 import { isValidPercent } from '../../machinery/validation/names.ts';
-import { validatePodTemplateSpec } from './core-pod.ts';
+import { validateDeletionCost, validatePodTemplateSpec } from './core-pod.ts';
+import { validateAnnotations } from './object-meta.ts';
 import { GO_NULL, goImmutable, goIntOrString, goInvalid, goLabelSelector, goMap, goNotSupported, goPtr, goQuote } from './go-render.ts';
 import {
   type J, immutable, intOrString, isSet, nonNegative, obj, selectorIsEmpty, selectorMatches, selectorParses,
-  semanticEqual, str, strMap, validateLabelSelector,
+  semanticEqual, str, strMap, validateLabelSelector, validateLabels,
 } from './util.ts';
 
 /** ValidatePositiveIntOrPercent */
@@ -55,6 +56,25 @@ function templateForController(spec: J, kindWord: string, checkMatch: boolean): 
   if (isSet(tspec['activeDeadlineSeconds'])) {
     errs.push(field.forbidden('spec.template.spec.activeDeadlineSeconds', `activeDeadlineSeconds in ${kindWord} is not Supported`));
   }
+  return errs;
+}
+
+/**
+ * ValidatePodTemplateSpecForStatefulSet as of v1.33: the selector matches the template labels, the template's
+ * labels and annotations are valid (at `spec.template.labels` / `.annotations`). The pod spec itself is not validated (its volumeMounts may name claim
+ * templates); kube started validating it, with the claim templates as volumes, in v1.34.
+ */
+function statefulSetTemplateChecks(spec: J): FieldError[] {
+  const errs: FieldError[] = [];
+  const template = obj(spec['template']);
+  const meta = obj(template['metadata']);
+  const selector = spec['selector'];
+  if ((!isSet(selector) || !selectorIsEmpty(selector)) && !selectorMatches(selector, strMap(meta['labels']))) {
+    errs.push(goInvalid('spec.template.metadata.labels', goMap(meta['labels']), '`selector` does not match template `labels`'));
+  }
+  errs.push(...validateLabels(meta['labels'], 'spec.template.labels'));
+  errs.push(...validateAnnotations(meta['annotations'], 'spec.template.annotations'));
+  errs.push(...validateDeletionCost(meta['annotations'], 'spec.template.annotations'));
   return errs;
 }
 
@@ -170,7 +190,12 @@ export function validateStatefulSet(ss: J): FieldError[] {
   if (isSet(spec['ordinals'])) errs.push(...nonNegative(obj(spec['ordinals'])['start'], 'spec.ordinals.start'));
   errs.push(...selectorChecks(spec, 'statefulset'));
   if (isSet(spec['selector']) && !selectorParses(spec['selector'])) errs.push(goInvalid('spec.selector', goLabelSelector(spec['selector']), ''));
-  else errs.push(...templateForController(spec, 'StatefulSet', true));
+  else errs.push(...statefulSetTemplateChecks(spec));
+  // Checked whether or not the selector parses.
+  const tspec = obj(obj(spec['template'])['spec']);
+  const rp = str(tspec['restartPolicy']) || 'Always';
+  if (rp !== 'Always') errs.push(field.notSupported('spec.template.spec.restartPolicy', rp, ['Always']));
+  if (isSet(tspec['activeDeadlineSeconds'])) errs.push(field.forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in StatefulSet is not Supported'));
   return errs;
 }
 

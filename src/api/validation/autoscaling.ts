@@ -113,8 +113,10 @@ function scalingRules(rules: unknown, path: string): FieldError[] {
   const sp = str(r['selectPolicy']);
   if (sp && !['Max', 'Min', 'Disabled'].includes(sp)) errs.push(field.notSupported(`${path}.selectPolicy`, sp, ['Max', 'Min', 'Disabled']));
   const policies = arr(r['policies']);
-  // Absent policies are defaulted (SetDefaults_HorizontalPodAutoscalerBehavior); an explicit empty list is refused.
-  if (Array.isArray(r['policies']) && policies.length === 0) errs.push(field.required(`${path}.policies`, 'must specify at least one Policy'));
+  // Writes through autoscaling/v2 are defaulted first (SetDefaults_HorizontalPodAutoscalerBehavior fills absent
+  // policies), so this catches an explicit empty list there; a behavior written through autoscaling/v1's
+  // annotation is not defaulted before validation, so its absent policies are refused too, as in kube.
+  if (policies.length === 0) errs.push(field.required(`${path}.policies`, 'must specify at least one Policy'));
   policies.forEach((raw, i) => {
     const p = obj(raw);
     const pp = `${path}.policies[${i}]`;

@@ -13,6 +13,7 @@ import {
 } from '../../machinery/validation/names.ts';
 import { validateResources } from './core-resources.ts';
 import { validateSeccompProfile } from './core-security.ts';
+import { currentPolicy } from './cluster-policy.ts';
 import { type J, arr, validateLocalDescendingPath, intOrString, isObj, isSet, nonNegative, obj, str } from './util.ts';
 
 export interface ContainerContext {
@@ -254,6 +255,8 @@ function validateContainerCommon(c: J, ctx: ContainerContext, path: string): Fie
   if (pull && !PULL_POLICIES.includes(pull)) errs.push(field.notSupported(`${path}.imagePullPolicy`, pull, PULL_POLICIES));
   errs.push(...validateResources(c['resources'], `${path}.resources`));
   const sc = obj(c['securityContext']);
+  // ValidateSecurityContext: privileged containers need kube-apiserver --allow-privileged (default false).
+  if (sc['privileged'] === true && !currentPolicy().allowPrivileged) errs.push(field.forbidden(`${path}.securityContext.privileged`, 'disallowed by cluster policy'));
   for (const k of ['runAsUser', 'runAsGroup']) {
     const v = sc[k];
     if (typeof v === 'number' && (v < 0 || v > 2147483647)) errs.push(field.invalid(`${path}.securityContext.${k}`, v, inclusiveRangeError(0, 2147483647)));

@@ -4,7 +4,8 @@
 // ValidateTolerations, ValidatePodUpdate).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validatePod, validatePodUpdate } from './core-pod.ts';
+import { validatePod, validatePodTemplateSpec, validatePodUpdate } from './core-pod.ts';
+import { withPolicy } from './cluster-policy.ts';
 import type { J } from './util.ts';
 
 function pod(mut: (spec: J) => void = () => {}): J {
@@ -109,4 +110,18 @@ test('pod update: containers may not be added; tolerations only added; deadline 
   assert.deepEqual(validatePodUpdate(next, old).map(String), ['spec.activeDeadlineSeconds: Invalid value: 20: must be less than or equal to previous value']);
   const next2 = pod((s) => { s['tolerations'] = []; s['activeDeadlineSeconds'] = 5; });
   assert.deepEqual(validatePodUpdate(next2, old).map(String), ['spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds']);
+});
+
+test('privileged containers: refused by cluster policy unless --allow-privileged', () => {
+  const spec = { containers: [{ name: 'a', image: 'x', securityContext: { privileged: true } }], ephemeralContainers: [] };
+  const pod: J = { metadata: { name: 'p', namespace: 'default' }, spec };
+  assert.deepEqual(validatePod(pod).map(String), ['spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy']);
+  assert.deepEqual(validatePodTemplateSpec({ spec: { ...spec, initContainers: [{ name: 'i', image: 'x', securityContext: { privileged: true } }] } }, 'spec.template').map(String), [
+    'spec.template.spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy',
+    'spec.template.spec.initContainers[0].securityContext.privileged: Forbidden: disallowed by cluster policy',
+  ]);
+  assert.deepEqual(withPolicy({ allowPrivileged: true }, () => validatePod(pod)), []);
+  // The scope ends with the call.
+  assert.equal(validatePod(pod).length, 1);
+  assert.deepEqual(validatePod({ ...pod, spec: { containers: [{ name: 'a', image: 'x', securityContext: { privileged: false } }] } }), []);
 });

@@ -169,7 +169,8 @@ export function validatePodTemplateSpec(template: unknown, path: string): FieldE
   return errs;
 }
 
-function validateDeletionCost(annotations: unknown, path: string): FieldError[] {
+/** The pod-deletion-cost annotation must be a 32-bit integer (ValidatePodSpecificAnnotations). */
+export function validateDeletionCost(annotations: unknown, path: string): FieldError[] {
   const a = obj(annotations);
   if (!(DELETION_COST in a)) return [];
   const v = str(a[DELETION_COST]);

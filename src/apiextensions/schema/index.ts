@@ -35,7 +35,7 @@ import { applyRootOf, strictRootOf } from './views.ts';
 
 export type { JSONSchemaProps, Structural, ValidationRule } from './types.ts';
 export { toStructural } from './structural.ts';
-export { definitionName } from './openapi.ts';
+export { CRD_DOCS, definitionName } from './openapi.ts';
 
 /** The scale sub-resource's paths (`.spec.replicas`, `.status.replicas`, `.status.selector`). */
 export interface ScaleSupport {

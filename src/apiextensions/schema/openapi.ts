@@ -25,9 +25,26 @@ function ref(name: string, dialect: Dialect, description: string): Record<string
   return dialect === 'v2' ? { $ref: r, description } : { allOf: [{ $ref: r }], description };
 }
 
-const API_VERSION = { type: 'string', description: 'The versioned schema of this representation of an object (group/version).' };
-const KIND = { type: 'string', description: 'The kind of this object, in CamelCase.' };
-const META_DESC = 'Standard object metadata.';
+/**
+ * Descriptions of the properties the builder adds to a custom resource's schema. Conformance ("[sig-api-machinery]
+ * CustomResourcePublishOpenAPI … works for CRD with validation schema") runs `kubectl explain <plural>` and matches
+ * `APIVersion defines` on apiVersion and `Standard object's metadata` on metadata: those two open with kube's words,
+ * as an interface; everything after them, and every other description here, is ours.
+ */
+export const CRD_DOCS = {
+  apiVersion: 'APIVersion defines which version of the resource\'s schema this object is written in, as group/version; the server converts between the versions the CustomResourceDefinition serves.',
+  kind: 'The kind of this object in CamelCase, as spec.names.kind of its CustomResourceDefinition names it.',
+  metadata: 'Standard object\'s metadata: name, namespace, labels, annotations, owner references, finalizers and the fields the server maintains.',
+  embeddedApiVersion: 'Group and version of the embedded object, such as apps/v1 (v1 for the core group).',
+  embeddedKind: 'Kind of the embedded object, in CamelCase.',
+  embeddedMetadata: 'Metadata of the embedded object: name, namespace, labels, annotations and the like.',
+  listMetadata: 'Metadata of the list as a whole: its resourceVersion and, when the list was read in pages, the continue token.',
+  list: (kind: string) => `A list of ${kind} objects.`,
+  listItems: (plural: string) => `The ${plural} of this list.`,
+} as const;
+
+const API_VERSION = { type: 'string', description: CRD_DOCS.apiVersion };
+const KIND = { type: 'string', description: CRD_DOCS.kind };
 
 const PASS_KEYS = [
   'description', 'type', 'format', 'title', 'default', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
@@ -69,9 +86,9 @@ function render(p: JSONSchemaProps, dialect: Dialect, resourceRoot: boolean): Re
   if (resourceRoot || p['x-kubernetes-embedded-resource'] === true) {
     if (!(dialect === 'v2' && preserve)) {
       const props = (out.properties as Record<string, unknown> | undefined) ?? {};
-      props.apiVersion = API_VERSION;
-      props.kind = KIND;
-      props.metadata = ref(`${META}.ObjectMeta`, dialect, META_DESC);
+      props.apiVersion = resourceRoot ? API_VERSION : { type: 'string', description: CRD_DOCS.embeddedApiVersion };
+      props.kind = resourceRoot ? KIND : { type: 'string', description: CRD_DOCS.embeddedKind };
+      props.metadata = ref(`${META}.ObjectMeta`, dialect, resourceRoot ? CRD_DOCS.metadata : CRD_DOCS.embeddedMetadata);
       out.properties = Object.fromEntries(Object.entries(props).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
       if (!resourceRoot) {
         const req = Array.isArray(out.required) ? [...(out.required as string[])] : [];
@@ -155,12 +172,12 @@ export function kindDefinitions(o: KindOpenApiOptions): Record<string, Record<st
   const selectable = o.selectableFields?.length ? o.selectableFields.map((p) => ({ fieldPath: p.replace(/^\./, '') })) : undefined;
   if (selectable) kindSchema['x-kubernetes-selectable-fields'] = selectable;
   const list: Record<string, unknown> = {
-    description: `${o.listKind} is a list of ${o.kind}`,
+    description: CRD_DOCS.list(o.kind),
     properties: {
       apiVersion: API_VERSION,
-      items: { description: `List of ${o.plural}.`, items: o.dialect === 'v2' ? { $ref: `#/definitions/${name}` } : { $ref: `#/components/schemas/${name}` }, type: 'array' },
+      items: { description: CRD_DOCS.listItems(o.plural), items: o.dialect === 'v2' ? { $ref: `#/definitions/${name}` } : { $ref: `#/components/schemas/${name}` }, type: 'array' },
       kind: KIND,
-      metadata: ref(`${META}.ListMeta`, o.dialect, 'Standard list metadata.'),
+      metadata: ref(`${META}.ListMeta`, o.dialect, CRD_DOCS.listMetadata),
     },
     required: ['items'],
     type: 'object',

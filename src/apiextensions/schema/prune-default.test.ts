@@ -4,7 +4,7 @@ import { pruneObject } from './prune.ts';
 import { applyDefaults, pruneNonNullableNulls } from './default.ts';
 import { toStructural } from './structural.ts';
 import { applyRootOf, strictRootOf } from './views.ts';
-import { kindDefinitions } from './openapi.ts';
+import { CRD_DOCS, kindDefinitions } from './openapi.ts';
 import { scanJson } from '../../machinery/json/scan.ts';
 import type { JSONSchemaProps } from './types.ts';
 
@@ -127,7 +127,7 @@ describe('OpenAPI', () => {
   it('v2 drops nullable types and preserve-unknown properties', () => {
     const d = kindDefinitions({ ...o, dialect: 'v2' });
     const props = d['com.example.stable.v1.CronTab']!['properties'] as Record<string, any>;
-    assert.deepEqual(props.metadata, { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', description: 'Standard object metadata.' });
+    assert.deepEqual(props.metadata, { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', description: CRD_DOCS.metadata });
     assert.equal(props.status.type, undefined);
     assert.equal(props.status.properties, undefined);
     assert.equal(props.spec.properties.free.properties, undefined);

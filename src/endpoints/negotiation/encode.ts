@@ -69,6 +69,39 @@ export function cachedJson(co: CachedObject): Uint8Array {
   return b;
 }
 
+const ITEM_KEY = 'application/json;item';
+
+/** The object without `kind` and `apiVersion`: how a typed (built-in) list carries its items. */
+export function withoutTypeMeta(obj: object): object {
+  const o = obj as Record<string, unknown>;
+  if (o['kind'] === undefined && o['apiVersion'] === undefined) return obj;
+  const out: Record<string, unknown> = {};
+  for (const k in o) if (k !== 'kind' && k !== 'apiVersion') out[k] = o[k];
+  return out;
+}
+
+/**
+ * The compact JSON of a cached object as an item of a built-in list (no `kind`/`apiVersion`: kube's typed lists
+ * leave their items' TypeMeta empty) WITHOUT its opening `{`, memoized per revision: a view into
+ * {@link cachedJson}'s bytes after the type fields (canonical objects start with them), so a revision is still
+ * encoded once for GETs, watch events and both kinds of lists. The caller writes the `{`.
+ */
+export function cachedItemRest(co: CachedObject): Uint8Array {
+  let b = co.encoded.get(ITEM_KEY);
+  if (b) return b;
+  const j = cachedJson(co);
+  const o = co.object as Record<string, unknown>;
+  if (typeof o['kind'] === 'string' && typeof o['apiVersion'] === 'string') {
+    const prefix = `{"kind":${JSON.stringify(o['kind'])},"apiVersion":${JSON.stringify(o['apiVersion'])}`;
+    if (j.byteLength > prefix.length && Buffer.from(j.buffer, j.byteOffset, prefix.length).toString('latin1') === prefix) {
+      b = j.subarray(prefix.length + (j[prefix.length] === 0x2c ? 1 : 0));
+    }
+  }
+  b ??= Buffer.from(goJsonStringify(withoutTypeMeta(co.object))).subarray(1);
+  co.encoded.set(ITEM_KEY, b);
+  return b;
+}
+
 /** A whole-body encoding of a cached object (JSON with newline or YAML), memoized unless pretty. */
 export function cachedBody(co: CachedObject, type: ServedType, pretty: boolean): Uint8Array {
   if (type === 'application/json') {

@@ -11,7 +11,7 @@ import type { RequestContext } from '../../request/context.ts';
 import type { CachedObject } from '../../storage/cacher/types.ts';
 import { parseIncludeObject, wantsPretty } from '../params.ts';
 import { negotiateOrThrow, type Negotiated, type NegotiateOptions } from './accept.ts';
-import { cachedBody, cachedJson, encodeAs, writeChunks } from './encode.ts';
+import { cachedBody, cachedItemRest, cachedJson, encodeAs, withoutTypeMeta, writeChunks } from './encode.ts';
 import { canEncodeProtobuf, protobufListChunks } from './protobuf.ts';
 import { partialListOfObjectError, partialObjectMetadata, partialObjectMetadataList, partialOfListError } from './partial.ts';
 import { listMetaOf } from './partial.ts';
@@ -90,6 +90,7 @@ export async function respondResource(ctx: RequestContext, scope: RenderScope, r
 }
 
 const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('{');
 
 /** A list result: streamed from cached item encodings for compact JSON; built for YAML, pretty and conversions. */
 export async function respondList(ctx: RequestContext, scope: RenderScope, rep: Representation, result: ListResult): Promise<void> {
@@ -117,19 +118,30 @@ export async function respondList(ctx: RequestContext, scope: RenderScope, rep: 
       return;
     }
   }
+  const typed = scope.protobuf === true;
   if (type !== 'application/json' || rep.pretty) {
     // YAML, pretty JSON and protobuf are built whole (protobuf needs the list message's length up front).
-    await writeChunks(ctx, 200, type, [encodeAs(type, { ...head, items: result.items.map((i) => i.object) }, rep.pretty)]);
+    const items = result.items.map((i) => (typed ? withoutTypeMeta(i.object) : i.object));
+    await writeChunks(ctx, 200, type, [encodeAs(type, { ...head, items }, rep.pretty)]);
     return;
   }
+  await writeChunks(ctx, 200, type, jsonListChunks(head, result.items, typed));
+}
+
+/**
+ * The compact JSON of a list as chunks, from the items' cached encodings. Items of a built-in (typed) list carry
+ * no `kind`/`apiVersion`, as in kube's typed lists; custom resource lists (unstructured) keep them.
+ */
+export function jsonListChunks(head: { kind: string; apiVersion: string; metadata: ListMeta }, items: readonly CachedObject[], typed: boolean): Uint8Array[] {
   const open = JSON.stringify(head);
   const chunks: Uint8Array[] = [Buffer.from(`${open.slice(0, -1)},"items":[`)];
-  result.items.forEach((item, i) => {
+  items.forEach((item, i) => {
     if (i > 0) chunks.push(COMMA);
-    chunks.push(cachedJson(item));
+    if (typed) chunks.push(OPEN, cachedItemRest(item));
+    else chunks.push(cachedJson(item));
   });
   chunks.push(Buffer.from(']}\n'));
-  await writeChunks(ctx, 200, type, chunks);
+  return chunks;
 }
 
 /** A list built from plain objects (deletecollection's answer: list metadata is empty there). */
@@ -138,7 +150,7 @@ export async function respondItems(ctx: RequestContext, scope: RenderScope, rep:
   const type = rep.neg.type;
   const t = rep.neg.target;
   let value: unknown;
-  if (!t) value = { kind: scope.def.listKind, apiVersion: scope.apiVersion, metadata: listMetaOf(meta), items };
+  if (!t) value = { kind: scope.def.listKind, apiVersion: scope.apiVersion, metadata: listMetaOf(meta), items: scope.protobuf === true ? items.map(withoutTypeMeta) : items };
   else if (t.kind === 'Table') value = listToTable(scope.def, items, meta, { version: t.version, includeObject: rep.includeObject });
   else if (t.kind === 'PartialObjectMetadataList') value = partialObjectMetadataList(items, meta, t.version);
   else throw partialOfListError(scope.group, scope.def.listKind);

@@ -57,6 +57,11 @@ const cases: Array<[string, unknown, string, string, string | undefined]> = [
     'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32'],
   ['bytes map value', { apiVersion: 'v1', kind: 'Secret', data: { a: 1 } }, 'v1', 'Secret',
     'json: cannot unmarshal number into Go struct field Secret.data of type []uint8'],
+  ['MicroTime needs six fraction digits (the ParseError as is)', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', spec: { renewTime: '2024-01-01T00:00:00Z' } }, 'coordination.k8s.io/v1', 'Lease',
+    'parsing time "2024-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"'],
+  ['MicroTime with six digits', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', spec: { acquireTime: '2024-01-01T00:00:00.000000Z', renewTime: null } }, 'coordination.k8s.io/v1', 'Lease', undefined],
+  ['Time that does not parse', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { creationTimestamp: 'yesterday' } }, 'v1', 'ConfigMap',
+    'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"'],
 ];
 
 for (const [name, obj, apiVersion, kind, want] of cases) {

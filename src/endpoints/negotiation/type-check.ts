@@ -6,8 +6,8 @@
  * root (array indexes and map keys are not part of it), <json type> one of string/number/bool/array/object,
  * and `number <literal>` when a number does not fit an integer field (fraction or out of range).
  * Invariants: JSON null fits everything (Go's zero value); unknown keys are ignored (strict decoding reports
- * them); types with their own UnmarshalJSON (Time, Duration, IntOrString, Quantity) are checked as those
- * methods check them. Custom resources have no schema: `typeErrorFor` answers undefined for them.
+ * them); types with their own UnmarshalJSON (Time, MicroTime, Duration, IntOrString, Quantity) are checked as
+ * those methods check them (times with Go's time.Parse and its error text: src/machinery/go-time.ts). Custom resources have no schema: `typeErrorFor` answers undefined for them.
  *
  * Go judges numbers by their literal (`1.0` does not fit an int32): given the JSON text, numbers written
  * with a fraction or exponent are checked as written (json-literals.ts). Without it (YAML bodies, patch
@@ -16,6 +16,7 @@
 import { protobufMessageFor } from '../../api/protobuf/codec.ts';
 import { messageSpec, type FieldSpec, type MessageSpec, type ScalarType } from '../../api/protobuf/schema.ts';
 import { ERR_FORMAT_WRONG, parseQuantity, QuantityParseError } from '../../machinery/quantity.ts';
+import { goTimeParseError, RFC3339, RFC3339_MICRO } from '../../machinery/go-time.ts';
 import { mayHaveFractionLiterals, NumberLiteral, parseWithLiterals } from './json-literals.ts';
 
 /** Where a value sits: the Go struct holding the innermost field, and the JSON field names from the root. */
@@ -203,9 +204,16 @@ function checkInt(v: unknown, goType: 'int32' | 'int64', place: Place): void {
 function checkSpecial(v: unknown, spec: MessageSpec, place: Place): void {
   switch (spec.special) {
     case 'time':
-    case 'microtime':
+    case 'microtime': {
+      // UnmarshalJSON decodes a string (the inner error gets the outer field's context), then time.Parse with
+      // RFC 3339 (Time) or RFC 3339 with exactly six fraction digits (MicroTime), whose ParseError is the
+      // decode error as it is.
+      if (jsonType(v) !== 'string') fail(v, place, 'string');
+      const parseError = goTimeParseError(spec.special === 'time' ? RFC3339 : RFC3339_MICRO, v as string);
+      if (parseError) throw new TypeMismatch(parseError);
+      return;
+    }
     case 'duration':
-      // Their UnmarshalJSON decodes a string; the inner error gets the outer field's context.
       if (jsonType(v) !== 'string') fail(v, place, 'string');
       return;
     case 'intorstring':

@@ -9,6 +9,7 @@ import type { ResourceDef } from '../../api/types.ts';
 import type { Dialect, Schema, SchemaSource } from '../../api/openapi/schemas.ts';
 import { isCustomResourceDef } from '../../registry/customresources/resource-def.ts';
 import { definitionName } from '../../api/openapi/names.ts';
+import { CRD_DOCS } from '../../apiextensions/schema/index.ts';
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 
@@ -44,9 +45,9 @@ export function customKindSchema(def: ResourceDef, dialect: Dialect): Schema | u
   const raw = structuredClone(def.crd.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as Schema;
   const base = (dialect === 'v2' ? toV2(raw) : raw) as Schema;
   const props = { ...((base['properties'] as Schema | undefined) ?? {}) };
-  props['apiVersion'] = { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' };
-  props['kind'] = { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' };
-  props['metadata'] = dialect === 'v3' ? { allOf: [refTo(`${META}.ObjectMeta`, dialect)], description: 'Standard object\'s metadata.' } : { ...refTo(`${META}.ObjectMeta`, dialect), description: 'Standard object\'s metadata.' };
+  props['apiVersion'] = { type: 'string', description: CRD_DOCS.apiVersion };
+  props['kind'] = { type: 'string', description: CRD_DOCS.kind };
+  props['metadata'] = dialect === 'v3' ? { allOf: [refTo(`${META}.ObjectMeta`, dialect)], description: CRD_DOCS.metadata } : { ...refTo(`${META}.ObjectMeta`, dialect), description: CRD_DOCS.metadata };
   return {
     ...base,
     type: 'object',

@@ -14,6 +14,7 @@ import { documentsSubresourceKind } from './operations.ts';
 import { definitionName, groupIdPart, v3PathKey } from '../../api/openapi/names.ts';
 import { resourceListPath, resourcePaths, type PathItem } from './operations.ts';
 import { renderPaths, sortKeys, type RenderOptions } from './render.ts';
+import { describeDefinition } from '../../api/openapi/describe.ts';
 import { META, listSchema, metaDefinitions, permissiveKindSchema, ref, type Dialect, type Schema, type SchemaSource } from '../../api/openapi/schemas.ts';
 
 export interface DocumentOptions extends RenderOptions {
@@ -60,31 +61,33 @@ export function groupVersionV3(catalog: Catalog, group: string, version: string,
 function discoveryDefinitions(dialect: Dialect): Record<string, Schema> {
   const r = (n: string) => ({ ...(dialect === 'v3' ? { allOf: [ref(`${META}.${n}`, dialect)] } : ref(`${META}.${n}`, dialect)), default: {} });
   const str = { type: 'string', default: '' };
-  return {
-    [`${META}.GroupVersionForDiscovery`]: { type: 'object', required: ['groupVersion', 'version'], description: 'GroupVersion of a group, for discovery.', properties: { groupVersion: str, version: str } },
-    [`${META}.ServerAddressByClientCIDR`]: { type: 'object', required: ['clientCIDR', 'serverAddress'], description: 'Which server address a client in a CIDR should use.', properties: { clientCIDR: str, serverAddress: str } },
+  const defs: Record<string, Schema> = {
+    [`${META}.GroupVersionForDiscovery`]: { type: 'object', required: ['groupVersion', 'version'], properties: { groupVersion: str, version: str } },
+    [`${META}.ServerAddressByClientCIDR`]: { type: 'object', required: ['clientCIDR', 'serverAddress'], properties: { clientCIDR: str, serverAddress: str } },
     [`${META}.APIGroup`]: {
-      type: 'object', required: ['name', 'versions'], description: 'APIGroup contains the name, the supported versions, and the preferred version of a group.',
+      type: 'object', required: ['name', 'versions'],
       properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, name: str, preferredVersion: r('GroupVersionForDiscovery'),
         serverAddressByClientCIDRs: { type: 'array', items: r('ServerAddressByClientCIDR'), 'x-kubernetes-list-type': 'atomic' }, versions: { type: 'array', items: r('GroupVersionForDiscovery'), 'x-kubernetes-list-type': 'atomic' } },
       'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroup', version: 'v1' }],
     },
     [`${META}.APIGroupList`]: {
-      type: 'object', required: ['groups'], description: 'APIGroupList is a list of APIGroup.',
+      type: 'object', required: ['groups'],
       properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, groups: { type: 'array', items: r('APIGroup'), 'x-kubernetes-list-type': 'atomic' } },
       'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIGroupList', version: 'v1' }],
     },
     [`${META}.APIVersions`]: {
-      type: 'object', required: ['versions', 'serverAddressByClientCIDRs'], description: 'APIVersions lists the versions available.',
+      type: 'object', required: ['versions', 'serverAddressByClientCIDRs'],
       properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, serverAddressByClientCIDRs: { type: 'array', items: r('ServerAddressByClientCIDR'), 'x-kubernetes-list-type': 'atomic' }, versions: { type: 'array', items: str, 'x-kubernetes-list-type': 'atomic' } },
       'x-kubernetes-group-version-kind': [{ group: '', kind: 'APIVersions', version: 'v1' }],
     },
     'io.k8s.apimachinery.pkg.version.Info': {
-      type: 'object', description: 'Info contains versioning information.',
+      type: 'object', description: 'The version of the server and of the toolchain that built it.',
       properties: Object.fromEntries(['buildDate', 'compiler', 'gitCommit', 'gitTreeState', 'gitVersion', 'goVersion', 'major', 'minor', 'platform'].map((k) => [k, str])),
       required: ['major', 'minor', 'gitVersion', 'gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform'],
     },
   };
+  // The meta/v1 ones take their descriptions from the type docs.
+  return Object.fromEntries(Object.entries(defs).map(([n, d]) => [n, n.startsWith(`${META}.`) ? describeDefinition(d, `meta.${n.slice(META.length + 1)}`) : d]));
 }
 
 function simpleGet(path: string, operationId: string, description: string, schema: string, tag: string): PathItem {

@@ -22,6 +22,7 @@ import type {
 } from '../rest.ts';
 import type { CrdConverter, CustomResourceVersion } from '../../apiextensions/schema-bridge.ts';
 import { errors } from '../../machinery/errors.ts';
+import { canonicalObject } from '../codec.ts';
 
 const MAX_PENDING_EVENTS = 1000;
 
@@ -42,14 +43,17 @@ export class ConvertingRest implements RestStorage {
     return this.inner;
   }
 
-  /** A converted object as `custom`'s version serves it: pruned (metadata coerced), then defaulted. */
+  /**
+   * A converted object as `custom`'s version serves it: pruned (metadata coerced), then defaulted, then in the
+   * JSON shape of an unstructured object (keys sorted at every level), whatever order the webhook answered in.
+   */
   private finish(o: KObject, defaults: boolean, custom = this.def.custom as CustomResourceVersion | undefined): KObject {
     const out = structuredClone(o) as KObject;
     if (custom) {
       custom.prune(out);
       if (defaults) custom.applyDefaults(out);
     }
-    return out;
+    return canonicalObject(out, out.metadata?.resourceVersion);
   }
 
   private async toServed(o: KObject): Promise<KObject> {

@@ -7,9 +7,7 @@ import { statusStrategy } from './strategy-kit.ts';
 export const plain = statusStrategy({});
 export const plainCOU = statusStrategy({ allowCreateOnUpdate: true });
 export const withStatus = statusStrategy({ status: true });
-export const withStatusGen = statusStrategy({ status: true, generation: true });
 export const withStatusGenCOU = statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true });
-export const genCOU = statusStrategy({ generation: true, allowCreateOnUpdate: true });
 
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 

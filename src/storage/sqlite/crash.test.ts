@@ -177,7 +177,7 @@ function procState(pid: number): string | undefined {
   }
 }
 
-void it('restart right after kill -9 always opens: 20 cycles under 32 writers, no acknowledged write lost', { timeout: 180_000 }, async () => {
+void it('restart right after kill -9 always opens: 20 cycles under 32 writers, no acknowledged write lost', { timeout: 600_000 }, async () => {
   const rdir = mkdtempSync(join(tmpdir(), 'keelson-restart-'));
   const rpath = join(rdir, 'keelson.db');
   const acks: RestartAcks = { creates: new Map(), updates: new Map() };

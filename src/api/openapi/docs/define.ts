@@ -1,7 +1,7 @@
 /**
  * Descriptions of the built-in types and their fields, in our own words, for the OpenAPI documents (what
- * `kubectl explain` prints). One file per protobuf package (the names of src/api/protobuf/messages), each
- * calling `defineDocs` once:
+ * `kubectl explain` prints). One file per protobuf package (the names of src/api/protobuf/messages), named after
+ * the package (`docs/apps.v1.ts`), each calling `defineDocs` once:
  *
  * ```ts
  * defineDocs('apps.v1', {
@@ -13,15 +13,27 @@
  * ```
  * `$` describes the type itself; every other key is a field's JSON name. A description says what the field is,
  * its unit, default and constraints, in one or two sentences.
+ *
+ * A package too large for one file may be split (`docs/core.v1.ts`, `docs/core.v1-pod.ts`, …): each part calls
+ * `defineDocs` with the same package and its own types; the calls merge, and a type described twice is an error.
+ *
+ * Fields an embedded struct lifts into its parent (`json:",inline"`, `~` in the messages files) are described on
+ * the embedded type; the parent may describe a lifted field again under its JSON name to say more (e.g. which
+ * object a `LocalObjectReference.name` names). A kind's `apiVersion` and `kind` come from `meta.TypeMeta` unless
+ * the kind describes them itself.
  */
 
 export type TypeDocs = Readonly<Record<string, string>>;
 
-const packages = new Map<string, Readonly<Record<string, TypeDocs>>>();
+const packages = new Map<string, Record<string, TypeDocs>>();
 
 export function defineDocs(pkg: string, types: Readonly<Record<string, TypeDocs>>): void {
-  if (packages.has(pkg)) throw new Error(`docs for ${pkg} defined twice`);
-  packages.set(pkg, types);
+  const into = packages.get(pkg) ?? {};
+  for (const [type, docs] of Object.entries(types)) {
+    if (into[type]) throw new Error(`docs for ${pkg}.${type} defined twice`);
+    into[type] = docs;
+  }
+  packages.set(pkg, into);
 }
 
 function split(fullName: string): [string, string] {
@@ -45,4 +57,9 @@ export function fieldDoc(fullName: string, json: string): string | undefined {
 /** Every package with docs (tests check coverage against the type descriptions). */
 export function documentedPackages(): string[] {
   return [...packages.keys()];
+}
+
+/** The descriptions written for one package, by type name (tests check that every key names a real field). */
+export function packageDocs(pkg: string): Readonly<Record<string, TypeDocs>> | undefined {
+  return packages.get(pkg);
 }

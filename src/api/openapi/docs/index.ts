@@ -1,4 +1,11 @@
-/** Loads every package's descriptions (each file calls defineDocs once). */
+/**
+ * Loads every package's descriptions: one file per protobuf package, named after it (`docs/<package>.ts`), each
+ * calling defineDocs. Add a package's file here when it is written.
+ */
+import './meta.ts';
+import './util.ts';
+import './runtime.ts';
+import './core.v1.ts';
 import './admissionregistration.v1.ts';
 import './admissionregistration.v1beta1.ts';
 import './admissionregistration.v1alpha1.ts';
@@ -37,4 +44,4 @@ import './storage.v1.ts';
 import './storage.v1beta1.ts';
 import './storage.v1alpha1.ts';
 import './storagemigration.v1alpha1.ts';
-export { typeDoc, fieldDoc, documentedPackages } from './define.ts';
+export { typeDoc, fieldDoc, documentedPackages, packageDocs } from './define.ts';

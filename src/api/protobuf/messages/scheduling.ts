@@ -3,7 +3,7 @@
 import { definePackage } from '../schema.ts';
 
 definePackage('scheduling.v1', {
-  PriorityClass: { metadata: '1 ObjectMeta', value: '2 int32', globalDefault: '3 bool', description: '4 string', preemptionPolicy: '5 *string' },
-  PriorityClassList: { metadata: '1 ListMeta', items: '2 []PriorityClass' },
+  PriorityClass: { metadata: '1 ObjectMeta', value: '2 !int32', globalDefault: '3 bool', description: '4 string', preemptionPolicy: '5 *string' },
+  PriorityClassList: { metadata: '1 ListMeta', items: '2 ![]PriorityClass' },
 });
 

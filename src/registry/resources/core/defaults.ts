@@ -23,13 +23,22 @@ export function defaultPullPolicy(image: unknown): string {
   return image.slice(tagSep + 1) === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
+/** SetDefaults_HTTPGetAction: path `/` and scheme HTTP (probes and lifecycle hooks alike). */
+function httpGetDefaults(h: unknown): void {
+  if (!isObj(h)) return;
+  if (!h['path']) h['path'] = '/';
+  if (!h['scheme']) h['scheme'] = 'HTTP';
+}
+
 function probeDefaults(p: unknown): void {
   if (!isObj(p)) return;
   setIfMissing(p, 'timeoutSeconds', 1);
   setIfMissing(p, 'periodSeconds', 10);
   setIfMissing(p, 'successThreshold', 1);
   setIfMissing(p, 'failureThreshold', 3);
-  if (isObj(p['httpGet'])) setIfMissing(p['httpGet'], 'scheme', 'HTTP');
+  httpGetDefaults(p['httpGet']);
+  // GRPCAction.service is `+default=""`.
+  if (isObj(p['grpc'])) setIfMissing(p['grpc'], 'service', '');
 }
 
 function containerDefaults(c: J): void {
@@ -45,10 +54,29 @@ function containerDefaults(c: J): void {
   probeDefaults(c['livenessProbe']);
   probeDefaults(c['readinessProbe']);
   probeDefaults(c['startupProbe']);
+  if (isObj(c['lifecycle'])) for (const h of ['postStart', 'preStop']) if (isObj(c['lifecycle'][h])) httpGetDefaults(c['lifecycle'][h]['httpGet']);
   // Requests default to limits when only limits are given (SetDefaults_Pod does this for pods).
 }
 
+/** Volume source defaults shared by pod volumes and persistent volumes (ISCSI, Azure disk, ScaleIO). */
+function volumeSourceDefaults(v: J): void {
+  if (isObj(v['iscsi']) && !v['iscsi']['iscsiInterface']) v['iscsi']['iscsiInterface'] = 'default';
+  if (isObj(v['azureDisk'])) {
+    const a = v['azureDisk'];
+    setIfMissing(a, 'cachingMode', 'ReadWrite');
+    setIfMissing(a, 'kind', 'Shared');
+    setIfMissing(a, 'fsType', 'ext4');
+    setIfMissing(a, 'readOnly', false);
+  }
+  if (isObj(v['scaleIO'])) {
+    if (!v['scaleIO']['storageMode']) v['scaleIO']['storageMode'] = 'ThinProvisioned';
+    if (!v['scaleIO']['fsType']) v['scaleIO']['fsType'] = 'xfs';
+  }
+}
+
 function volumeDefaults(v: J): void {
+  // SetDefaults_Volume: a volume naming no source is an emptyDir.
+  if (Object.keys(v).every((k) => k === 'name' || v[k] === undefined || v[k] === null)) v['emptyDir'] = {};
   for (const k of ['secret', 'configMap', 'downwardAPI', 'projected']) {
     if (isObj(v[k])) setIfMissing(v[k], 'defaultMode', 420);
   }
@@ -56,6 +84,18 @@ function volumeDefaults(v: J): void {
   if (isObj(v['downwardAPI'])) {
     for (const item of list(v['downwardAPI']['items'])) if (isObj(item['fieldRef'])) setIfMissing(item['fieldRef'], 'apiVersion', 'v1');
   }
+  if (isObj(v['projected'])) {
+    for (const src of list(v['projected']['sources'])) {
+      // SetDefaults_ServiceAccountTokenProjection: an hour.
+      if (isObj(src['serviceAccountToken'])) setIfMissing(src['serviceAccountToken'], 'expirationSeconds', 3600);
+      if (isObj(src['downwardAPI'])) {
+        for (const item of list(src['downwardAPI']['items'])) if (isObj(item['fieldRef'])) setIfMissing(item['fieldRef'], 'apiVersion', 'v1');
+      }
+    }
+  }
+  const ephemeralClaim = isObj(v['ephemeral']) && isObj(v['ephemeral']['volumeClaimTemplate']) ? v['ephemeral']['volumeClaimTemplate'] : undefined;
+  if (ephemeralClaim && isObj(ephemeralClaim['spec'])) setIfMissing(ephemeralClaim['spec'], 'volumeMode', 'Filesystem');
+  volumeSourceDefaults(v);
 }
 
 /** SetDefaults_PodSpec (+ containers and volumes): shared by pods and every pod template. */
@@ -68,11 +108,6 @@ export function podSpecDefaults(spec: unknown): void {
   setIfMissing(spec, 'schedulerName', 'default-scheduler');
   for (const c of [...list(spec['initContainers']), ...list(spec['containers']), ...list(spec['ephemeralContainers'])]) containerDefaults(c);
   for (const v of list(spec['volumes'])) volumeDefaults(v);
-  if (spec['hostNetwork'] === true) {
-    for (const c of [...list(spec['initContainers']), ...list(spec['containers'])]) {
-      for (const p of list(c['ports'])) if (p['hostPort'] === undefined && typeof p['containerPort'] === 'number') p['hostPort'] = p['containerPort'];
-    }
-  }
 }
 
 /** A pod template: spec defaults and the `creationTimestamp: null` kube's encoder always writes. */
@@ -89,6 +124,12 @@ export function podDefaults(pod: J): void {
   if (!isObj(spec)) return;
   podSpecDefaults(spec);
   setIfMissing(spec, 'enableServiceLinks', true);
+  // With host networking every container port is a host port (pods only: templates are left alone since v1.28).
+  if (spec['hostNetwork'] === true) {
+    for (const c of [...list(spec['initContainers']), ...list(spec['containers'])]) {
+      for (const p of list(c['ports'])) if (!p['hostPort'] && typeof p['containerPort'] === 'number') p['hostPort'] = p['containerPort'];
+    }
+  }
   for (const c of [...list(spec['initContainers']), ...list(spec['containers'])]) {
     const res = isObj(c['resources']) ? c['resources'] : undefined;
     if (!res || !isObj(res['limits'])) continue;
@@ -134,8 +175,9 @@ export function secretDefaults(s: J): void {
 export function persistentVolumeDefaults(pv: J): void {
   const spec = isObj(pv['spec']) ? pv['spec'] : undefined;
   if (!spec) return;
-  setIfMissing(spec, 'persistentVolumeReclaimPolicy', 'Retain');
+  if (!spec['persistentVolumeReclaimPolicy']) spec['persistentVolumeReclaimPolicy'] = 'Retain';
   setIfMissing(spec, 'volumeMode', 'Filesystem');
+  volumeSourceDefaults(spec);
 }
 
 export function persistentVolumeClaimDefaults(pvc: J): void {
@@ -174,5 +216,64 @@ export function endpointSliceDefaults(slice: J): void {
     if (!isObj(port)) continue;
     setIfMissing(port, 'name', '');
     setIfMissing(port, 'protocol', 'TCP');
+  }
+}
+
+/**
+ * What kube's v1 ↔ internal PodSpec conversion leaves visible (it runs after defaulting and the field
+ * manager, before validation, so strategies apply it in their prepare hooks): `serviceAccount` is the
+ * deprecated alias of `serviceAccountName`; the name wins, the alias fills it when the name is empty, and
+ * the alias always reads back as the name.
+ */
+export function podSpecConversion(spec: unknown): void {
+  if (!isObj(spec)) return;
+  if (!spec['serviceAccountName'] && typeof spec['serviceAccount'] === 'string' && spec['serviceAccount']) spec['serviceAccountName'] = spec['serviceAccount'];
+  if (typeof spec['serviceAccountName'] === 'string' && spec['serviceAccountName']) spec['serviceAccount'] = spec['serviceAccountName'];
+  else delete spec['serviceAccount'];
+}
+
+/** podSpecConversion for the pod template at `template` (a PodTemplateSpec). */
+export function podTemplateConversion(template: unknown): void {
+  if (isObj(template)) podSpecConversion(template['spec']);
+}
+
+/**
+ * SetDefaults_NodeStatus: allocatable is the capacity when the node reports none. (Node.spec.podCIDR and
+ * podCIDRs are a conversion, `nodeSpecConversion`.)
+ */
+export function nodeDefaults(node: J): void {
+  const status = isObj(node['status']) ? node['status'] : undefined;
+  if (status && status['allocatable'] === undefined && isObj(status['capacity'])) status['allocatable'] = { ...status['capacity'] };
+}
+
+/**
+ * kube's v1 ↔ internal NodeSpec conversion: podCIDRs is the source of truth; a lone podCIDR becomes
+ * podCIDRs, and podCIDR reads back as podCIDRs[0].
+ */
+export function nodeSpecConversion(node: J): void {
+  const spec = isObj(node['spec']) ? node['spec'] : undefined;
+  if (!spec) return;
+  const cidrs = Array.isArray(spec['podCIDRs']) ? spec['podCIDRs'] : [];
+  if (cidrs.length === 0 && typeof spec['podCIDR'] === 'string' && spec['podCIDR']) spec['podCIDRs'] = [spec['podCIDR']];
+  const now = Array.isArray(spec['podCIDRs']) ? spec['podCIDRs'] : [];
+  if (now.length > 0 && typeof now[0] === 'string') spec['podCIDR'] = now[0];
+}
+
+/**
+ * SetDefaults_LimitRangeItem, for Container items: default (limit) from max, defaultRequest from default,
+ * then from min; keys already given are kept. Empty maps are left out (omitempty).
+ */
+export function limitRangeDefaults(lr: J): void {
+  const spec = isObj(lr['spec']) ? lr['spec'] : undefined;
+  if (!spec) return;
+  for (const item of list(spec['limits'])) {
+    if (item['type'] !== 'Container') continue;
+    const def: J = isObj(item['default']) ? item['default'] : {};
+    const req: J = isObj(item['defaultRequest']) ? item['defaultRequest'] : {};
+    if (isObj(item['max'])) for (const [k, v] of Object.entries(item['max'])) setIfMissing(def, k, v);
+    for (const [k, v] of Object.entries(def)) setIfMissing(req, k, v);
+    if (isObj(item['min'])) for (const [k, v] of Object.entries(item['min'])) setIfMissing(req, k, v);
+    if (Object.keys(def).length) item['default'] = def;
+    if (Object.keys(req).length) item['defaultRequest'] = req;
   }
 }

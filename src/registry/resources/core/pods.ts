@@ -9,7 +9,7 @@ import { DOCS } from '../docs.ts';
 import { ageColumn, arr, col, get, nameColumn, num, rec, str, translateTimestampSince } from '../columns.ts';
 import { keepAllButStatus, statusStrategy } from '../strategy-kit.ts';
 import { fieldOf } from '../../../api/resources/define.ts';
-import { podDefaults } from './defaults.ts';
+import { podDefaults, podSpecConversion } from './defaults.ts';
 
 type R = Record<string, unknown>;
 
@@ -216,6 +216,8 @@ const base = statusStrategy({
   status: true,
   generation: true,
   initialStatus: (pod) => ({ phase: 'Pending', qosClass: podQOSClass(pod) }),
+  onCreate: (pod) => podSpecConversion(pod['spec']),
+  onUpdate: (pod) => podSpecConversion(pod['spec']),
 });
 
 export const podStrategy: RegistryStrategy = {

@@ -4,6 +4,8 @@ import type { RegistryStrategy } from '../../strategy.ts';
 import { statusStrategy } from '../strategy-kit.ts';
 import * as d from './defaults.ts';
 import { applyPendingAllocation } from '../../services/pending.ts';
+import { rfc3339 } from '../../object-utils.ts';
+import { keepAllButStatus, resetObjectMetaForStatus } from '../strategy-kit.ts';
 
 /** Namespaces: phase Active and the `kubernetes` finalizer on create; the name label kube maintains. */
 export const namespaceStrategy: RegistryStrategy = statusStrategy({
@@ -50,17 +52,61 @@ export const servicesStrategy = statusStrategy({
 }, { defaults: d.serviceDefaults });
 export const endpointsStrategy = statusStrategy({ allowCreateOnUpdate: true }, { defaults: d.endpointsDefaults });
 export const eventsStrategy = statusStrategy({ allowCreateOnUpdate: true, gcPolicy: 'unsupported' });
-export const limitRangesStrategy = statusStrategy({ allowCreateOnUpdate: true });
-/** Nodes keep the status they are created with (the kubelet registers a node with its status), as in kube. */
+export const limitRangesStrategy = statusStrategy({ allowCreateOnUpdate: true }, { defaults: d.limitRangeDefaults });
+/**
+ * Nodes keep the status they are created with (the kubelet registers a node with its status), as in kube;
+ * spec.podCIDR and podCIDRs go through kube's conversion rule.
+ */
 export const nodesStrategy = statusStrategy({
   status: true,
   initialStatus: (o) => (o['status'] !== null && typeof o['status'] === 'object' ? o['status'] : {}),
-}, { allowStatusOnCreate: true });
-export const pvStrategy = statusStrategy({ status: true, initialStatus: () => ({ phase: 'Pending' }) }, { defaults: d.persistentVolumeDefaults });
+  onCreate: (o) => d.nodeSpecConversion(o),
+  onUpdate: (o) => d.nodeSpecConversion(o),
+}, { allowStatusOnCreate: true, defaults: d.nodeDefaults });
+
+/** PersistentVolumes: the strategy stamps status.lastPhaseTransitionTime on create and on a status phase change. */
+const pvBase = statusStrategy({ status: true, initialStatus: () => ({ phase: 'Pending', lastPhaseTransitionTime: rfc3339(new Date()) }) }, { defaults: d.persistentVolumeDefaults });
+export const pvStrategy: RegistryStrategy = {
+  ...pvBase,
+  prepareForUpdate(obj, old, ctx) {
+    if ((ctx.subresource ?? '') !== 'status') return pvBase.prepareForUpdate?.(obj, old, ctx);
+    keepAllButStatus(obj, old);
+    resetObjectMetaForStatus(obj, old);
+    const status = isObj(obj['status']) ? obj['status'] : (obj['status'] = {});
+    const oldStatus = isObj(old['status']) ? old['status'] : {};
+    const given = status['lastPhaseTransitionTime'];
+    if (status['phase'] === oldStatus['phase']) {
+      // Phase unchanged: a transition time left out keeps the stored one.
+      if (given === undefined || given === null) {
+        if (oldStatus['lastPhaseTransitionTime'] === undefined) delete status['lastPhaseTransitionTime'];
+        else status['lastPhaseTransitionTime'] = oldStatus['lastPhaseTransitionTime'];
+      }
+    } else if (given === undefined || given === null || sameInstant(given, oldStatus['lastPhaseTransitionTime'])) {
+      // Phase changed and the writer did not move the time: now.
+      status['lastPhaseTransitionTime'] = rfc3339(new Date());
+    }
+  },
+};
+
+/** metav1.Time.Equal on two serialized times (second precision). */
+function sameInstant(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  const x = Date.parse(a);
+  const y = Date.parse(b);
+  return !Number.isNaN(x) && x === y;
+}
+
 export const pvcStrategy = statusStrategy({ status: true, initialStatus: () => ({ phase: 'Pending' }) }, { defaults: d.persistentVolumeClaimDefaults });
-export const rcStrategy = statusStrategy({ status: true, generation: true, allowCreateOnUpdate: true }, { defaults: d.replicationControllerDefaults });
+export const rcStrategy = statusStrategy({
+  status: true, generation: true, allowCreateOnUpdate: true,
+  onCreate: (o) => d.podTemplateConversion(isObj(o['spec']) ? o['spec']['template'] : undefined),
+  onUpdate: (o) => d.podTemplateConversion(isObj(o['spec']) ? o['spec']['template'] : undefined),
+}, { defaults: d.replicationControllerDefaults });
 export const resourceQuotaStrategy = statusStrategy({ status: true });
 export const plainStrategy = statusStrategy({});
 export const secretsStrategy = statusStrategy({}, { defaults: d.secretDefaults });
 export const configMapsStrategy = statusStrategy({});
-export const podTemplatesStrategy = statusStrategy({}, { defaults: d.podTemplateObjectDefaults });
+export const podTemplatesStrategy = statusStrategy({
+  onCreate: (o) => d.podTemplateConversion(o['template']),
+  onUpdate: (o) => d.podTemplateConversion(o['template']),
+}, { defaults: d.podTemplateObjectDefaults });

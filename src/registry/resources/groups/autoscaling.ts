@@ -2,12 +2,12 @@
 import type { GroupSpec } from '../../../api/resources/define.ts';
 import { statusSub } from '../../../api/resources/define.ts';
 import * as oc from '../other/columns.ts';
-import { withStatusGenCOU } from '../shared-strategies.ts';
+import { hpaStrategy } from '../autoscaling/hpa.ts';
 
 const hpa = {
   resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true, shortNames: ['hpa'], categories: ['all'],
   subresources: [statusSub], storage: { group: 'autoscaling', version: 'v2' }, tableColumns: oc.horizontalPodAutoscalerColumns,
-  strategy: withStatusGenCOU,
+  strategy: hpaStrategy,
 };
 
 export const autoscaling: GroupSpec = {
