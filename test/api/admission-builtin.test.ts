@@ -289,3 +289,37 @@ void test('a plugin configuration kube would refuse stops the server from starti
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+void test('protected claims and volumes: deletion waits while a running pod holds the claim, then completes', async () => {
+  const base = `/api/v1/namespaces/${NS}/persistentvolumeclaims`;
+  const claim = (name: string) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+  const gone = async (path: string) => {
+    for (let i = 0; i < 100; i++) {
+      if ((await srv.request('GET', path)).status === 404) return true;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return false;
+  };
+  assert.equal((await srv.request('POST', base, { body: claim('free') })).status, 201);
+  assert.equal((await srv.request('DELETE', `${base}/free`)).status, 200);
+  assert.ok(await gone(`${base}/free`), 'an unused claim is released and deleted');
+
+  assert.equal((await srv.request('POST', base, { body: claim('held') })).status, 201);
+  const holder = await createPod(srv, NS, pod('holder', { nodeName: 'worker-1', volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'held' } }] }));
+  assert.equal(holder.status, 201, holder.text);
+  assert.equal((await srv.request('DELETE', `${base}/held`)).status, 200);
+  await new Promise((r) => setTimeout(r, 300));
+  const terminating = await srv.request('GET', `${base}/held`);
+  assert.equal(terminating.status, 200);
+  assert.ok(terminating.json().metadata.deletionTimestamp);
+  assert.deepEqual(terminating.json().metadata.finalizers, ['kubernetes.io/pvc-protection']);
+  assert.equal((await srv.request('DELETE', `/api/v1/namespaces/${NS}/pods/holder?gracePeriodSeconds=0`)).status, 200);
+  assert.ok(await gone(`${base}/held`), 'the claim goes once its pod is gone');
+
+  const pv = await srv.request('POST', '/api/v1/persistentvolumes', {
+    body: { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'spare' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/spare' } } },
+  });
+  assert.equal(pv.status, 201, pv.text);
+  assert.equal((await srv.request('DELETE', '/api/v1/persistentvolumes/spare')).status, 200);
+  assert.ok(await gone('/api/v1/persistentvolumes/spare'), 'an unbound volume is released and deleted');
+});
