@@ -17,6 +17,10 @@ export interface AdmissionOptions {
   readonly disablePlugins?: readonly string[];
   /** `--admission-control-config-file`. */
   readonly configFile?: string;
+  /** `--default-not-ready-toleration-seconds` (DefaultTolerationSeconds; default 300). */
+  readonly defaultNotReadyTolerationSeconds?: number;
+  /** `--default-unreachable-toleration-seconds` (DefaultTolerationSeconds; default 300). */
+  readonly defaultUnreachableTolerationSeconds?: number;
 }
 
 const CONFIG_GROUPS = new Set(['apiserver.config.k8s.io/v1', 'apiserver.config.k8s.io/v1alpha1', 'apiserver.k8s.io/v1alpha1']);

@@ -44,6 +44,13 @@ export interface PluginContext {
   readonly configDir: string;
   readonly log: (line: string) => void;
   readonly now: () => Date;
+  /** The plugin flags (`--default-not-ready-toleration-seconds`, …): the server's AdmissionOptions. */
+  readonly options?: {
+    readonly defaultNotReadyTolerationSeconds?: number;
+    readonly defaultUnreachableTolerationSeconds?: number;
+  };
+  /** kube's RESTMapper for a group, version and kind (OwnerReferencesPermissionEnforcement); absent in unit tests. */
+  readonly lookupKind?: (group: string, version: string, kind: string) => { readonly resource: string; readonly namespaced: boolean } | undefined;
   /** Where plugins that call out (the webhooks) report each call's latency. */
   readonly metrics?: AdmissionMetricsSink;
 }

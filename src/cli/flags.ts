@@ -127,6 +127,8 @@ export const FLAG_DEFS: readonly FlagDef[] = [
   l('enable-admission-plugins', 'admission plugins that should be enabled in addition to default enabled ones.'),
   l('disable-admission-plugins', 'admission plugins that should be disabled although they are in the default enabled plugins list.'),
   s('admission-control-config-file', 'File with admission control configuration.'),
+  i('default-not-ready-toleration-seconds', 'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod that does not already have such a toleration.', 300),
+  i('default-unreachable-toleration-seconds', 'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration.', 300),
   // Audit
   s('audit-policy-file', 'Path to the file that defines the audit policy configuration.'),
   s('audit-log-path', 'If set, all requests coming to the apiserver will be logged to this file.'),
@@ -233,9 +235,13 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
   for (const n of admissionControl) {
     if (!ORDERED_PLUGINS.includes(n)) throw new FlagError(`admission-control plugin ${JSON.stringify(n)} is unknown`);
   }
+  const tolerationSeconds = {
+    defaultNotReadyTolerationSeconds: p.values.get('default-not-ready-toleration-seconds') as number,
+    defaultUnreachableTolerationSeconds: p.values.get('default-unreachable-toleration-seconds') as number,
+  };
   const admission = p.changed.has('admission-control')
-    ? { enablePlugins: admissionControl, disablePlugins: ORDERED_PLUGINS.filter((n) => !admissionControl.includes(n)), configFile: opt('admission-control-config-file') }
-    : { enablePlugins: enableAdmission, disablePlugins: disableAdmission, configFile: opt('admission-control-config-file') };
+    ? { enablePlugins: admissionControl, disablePlugins: ORDERED_PLUGINS.filter((n) => !admissionControl.includes(n)), configFile: opt('admission-control-config-file'), ...tolerationSeconds }
+    : { enablePlugins: enableAdmission, disablePlugins: disableAdmission, configFile: opt('admission-control-config-file'), ...tolerationSeconds };
 
   const tlsMin = str('tls-min-version');
   const TLS_VERSIONS: Record<string, 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'> = { VersionTLS10: 'TLSv1', VersionTLS11: 'TLSv1.1', VersionTLS12: 'TLSv1.2', VersionTLS13: 'TLSv1.3' };

@@ -29,6 +29,22 @@ export async function ensureSystemNamespaces(registry: RestRegistry): Promise<vo
   }
 }
 
+/**
+ * kube-apiserver's scheduling/bootstrap-system-priority-classes hook: the two system PriorityClasses pods of
+ * critical components name (the Priority admission plugin resolves them like any other class).
+ */
+export async function ensureSystemPriorityClasses(registry: RestRegistry): Promise<void> {
+  const pcs = registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses');
+  if (!pcs) return;
+  const classes: Array<[string, number, string]> = [
+    ['system-node-critical', 2000001000, 'Used for system critical pods that must not be moved from their current node.'],
+    ['system-cluster-critical', 2000000000, 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.'],
+  ];
+  for (const [name, value, description] of classes) {
+    await ensureObject(pcs, '', { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, description });
+  }
+}
+
 /** Creates `obj` unless an object of that name exists (existing objects are left alone). */
 async function ensureObject(storage: RestStorage, namespace: string, obj: KObject): Promise<void> {
   try {

@@ -9,9 +9,10 @@
  * All of them call the registry directly with the `system:apiserver` identity (no HTTP loopback).
  */
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
-import { type ApiServerEndpoint, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
+import { type ApiServerEndpoint, ensureKubernetesService, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.ts';
 import { Informer } from '../client/informer.ts';
 import { NamespaceController } from './namespace-controller.ts';
+import { StorageProtectionController } from './storage-protection.ts';
 import { type CatalogLike, NamespaceDeleter } from './namespace-deleter.ts';
 import { DEFAULT_SERVICE_ACCOUNT, ServiceAccountController } from './serviceaccount-controller.ts';
 import { ROOT_CA_CONFIGMAP, RootCaPublisher } from './root-ca-publisher.ts';
@@ -62,6 +63,7 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
   const { registry, log } = opts;
   const logOpt = log ? { log } : {};
   await ensureSystemNamespaces(registry);
+  await ensureSystemPriorityClasses(registry);
   if (opts.apiServer) await ensureKubernetesService(registry, opts.apiServer, log);
   // kube-apiserver's rbac/bootstrap-roles hook and the clusterrole-aggregation controller (src/controllers/rbac).
   const rbac = await startRbac({ registry, ...logOpt, ...(opts.featureEnabled ? { gate: opts.featureEnabled } : {}) });
@@ -84,8 +86,20 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
   const quota = registry.lookup('', 'v1', 'resourcequotas') ? await startResourceQuotaController({
     registry, catalog: opts.catalog, ...logOpt, ...(opts.resourceQuotaSyncPeriodMs ? { resyncPeriodMs: opts.resourceQuotaSyncPeriodMs } : {}),
   }) : undefined;
-  const queues = [nsController.queue, saController.queue, publisher.queue, ...(quota ? [quota.queue] : []), ...rbac.queues, ...(saTokens?.queues ?? []), ...(bootstrap?.queues ?? [])];
+  // kube-controller-manager's pvc-protection and pv-protection controllers (registries without claims — test doubles — go without).
+  const claimStorage = registry.lookup('', 'v1', 'persistentvolumeclaims');
+  const volumeStorage = registry.lookup('', 'v1', 'persistentvolumes');
+  const podStorage = registry.lookup('', 'v1', 'pods');
+  const storageInformers = claimStorage && volumeStorage && podStorage
+    ? [new Informer({ storage: claimStorage, ...logOpt }), new Informer({ storage: volumeStorage, ...logOpt }), new Informer({ storage: podStorage, ...logOpt })]
+    : [];
+  const storageProtection = storageInformers.length ? new StorageProtectionController({
+    claims: storageInformers[0]!, volumes: storageInformers[1]!, pods: storageInformers[2]!, claimStorage: claimStorage!, volumeStorage: volumeStorage!, ...logOpt,
+  }) : undefined;
+  informers.push(...storageInformers);
+  const queues = [nsController.queue, saController.queue, publisher.queue, ...(storageProtection ? [storageProtection.queue] : []), ...(quota ? [quota.queue] : []), ...rbac.queues, ...(saTokens?.queues ?? []), ...(bootstrap?.queues ?? [])];
   const stopTokens = async (): Promise<void> => {
+    await storageProtection?.stop();
     await saTokens?.stop();
     await bootstrap?.stop();
     await quota?.stop();
@@ -95,6 +109,8 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
     // Dependent caches first, so the namespace informer's initial adds find them synced.
     await saInformer.start();
     await cmInformer.start();
+    // Pods before claims, so a claim's first sync sees the pods that hold it.
+    for (const i of [...storageInformers].reverse()) await i.start();
     await nsInformer.start();
   } catch (err) {
     for (const i of informers) i.stop();

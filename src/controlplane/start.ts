@@ -15,12 +15,12 @@ import { builtinCatalog } from '../registry/resources/groups/index.ts';
 import { createRegistry, type Registry } from '../registry/registry.ts';
 import type { RestStorage } from '../registry/rest.ts';
 import type { ResourceDef } from '../api/types.ts';
-import { bindingsStorage, podSubresourceStorages } from '../registry/special/pods/index.ts';
+import { bindingsStorage, podSubresources } from '../registry/special/pods/index.ts';
 import { ComponentStatusStorage, httpsHealthProbe, type ComponentProbe } from '../registry/special/component-statuses.ts';
 import { reviewStorages } from '../registry/reviews/index.ts';
 import { startControllers } from '../controllers/index.ts';
 import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap/index.ts';
-import { ensureSystemNamespaces } from '../controllers/bootstrap.ts';
+import { ensureSystemNamespaces, ensureSystemPriorityClasses } from '../controllers/bootstrap.ts';
 import { firstServiceIP } from '../registry/services/setup.ts';
 import { startGarbageCollector } from '../controllers/garbage-collector/index.ts';
 import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
@@ -132,11 +132,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       o.controllers ? { name: 'controller-manager', check: () => Promise.resolve('ok') } : httpsHealthProbe('controller-manager', KUBE_CONTROLLER_MANAGER_PORT),
       ...storeProbes(o, store),
     ];
-    const virtualStorage = (def: ResourceDef): RestStorage | undefined => reviews(def) ?? bindingsStorage(def, registryOf)
+    const virtualStorage = (def: ResourceDef): RestStorage | undefined => reviews(def) ?? bindingsStorage(def, registryOf, { bindingLabels: gates.enabled('PodTopologyLabelsAdmission') })
       ?? (def.group === '' && def.resource === 'componentstatuses' ? new ComponentStatusStorage(def, componentProbes) : undefined);
     let admissionRef: AdmissionChain | undefined;
     const registry = await createRegistry({ virtualStorage, admission: () => admissionRef, wrapStorage: rbacStorageGuard({ authorizer: () => chainOf().authorizer }), catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs, log: o.log }, garbageCollection: o.garbageCollector, allowPrivileged: o.allowPrivileged,
-      services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange }, subresourceStorages: [tokenRequestSubresource(saIssuer), podSubresourceStorages] });
+      services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange }, subresourceStorages: [tokenRequestSubresource(saIssuer), podSubresources({ bindingLabels: gates.enabled('PodTopologyLabelsAdmission') })] });
     registryRef = registry;
     cleanups.push(() => registry.stop());
     // apiextensions-apiserver's controllers: CRDs already stored are served before the listener opens.
@@ -163,6 +163,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     // goes through the chain from here on.
     const admission = await buildAdmission({
       options: o.admission, registry, catalog, authorizer: () => chainOf().authorizer, featureEnabled: (g) => gates.enabled(g),
+      lookupKind: (g, v, k) => {
+        const def = catalog.lookupKind(g, v, k);
+        return def && !def.virtual ? { resource: def.resource, namespaced: def.namespaced } : undefined;
+      },
       log: o.log, now: () => new Date(), metrics,
     });
     cleanups.push(() => admission.stop());
@@ -195,6 +199,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       // kube-apiserver's own post-start hooks (system namespaces, rbac/bootstrap-roles) run with or without a
       // controller manager; the default roles live partly in kube-system and kube-public.
       await ensureSystemNamespaces(registry);
+      await ensureSystemPriorityClasses(registry);
       await ensureBootstrapPolicy({ registry, log: o.log, gate: (g) => gates.enabled(g) });
     }
     server.markStarted();

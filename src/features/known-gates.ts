@@ -61,10 +61,16 @@ export const KUBE_1_33_GATES: Readonly<Record<string, FeatureSpec>> = Object.fre
   // v1.33 turned WatchList back off by default (still beta).
   WatchList: beta(false),
   // k8s.io/kubernetes/pkg/features
+  AllowInsecureKubeletCertificateSigningRequests: deprecated(false),
   AuthorizeNodeWithSelectors: beta(true),
+  ClusterTrustBundle: beta(false),
+  DynamicResourceAllocation: beta(false),
   // GA in 1.33 but not locked: it can still be turned off.
   MultiCIDRServiceAllocator: ga(false),
   OrderedNamespaceDeletion: beta(true),
+  PodTopologyLabelsAdmission: alpha(),
+  RecoverVolumeExpansionFailure: beta(true),
   SeparateTaintEvictionController: beta(true),
+  ServiceAccountNodeAudienceRestriction: beta(true),
   UserNamespacesPodSecurityStandards: alpha(),
 });

@@ -55,6 +55,8 @@ before(async () => {
   }
   srv = await startTestServer({ clientCaFile: path.join(dir, 'ca.crt'), authorizationMode: ['Node'] });
   await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns' } });
+  // The ServiceAccount admission plugin refuses pods whose account does not exist, as kube does.
+  await create('/api/v1/namespaces/ns/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'runner' } });
   for (const s of ['s1', 's2', 'pv-secret']) await create('/api/v1/namespaces/ns/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: s }, data: { k: 'dg==' } });
   await create('/api/v1/namespaces/ns/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' } });
   await create('/api/v1/namespaces/ns/persistentvolumeclaims', {

@@ -196,6 +196,9 @@ void test('the admission configuration: default levels for unlabeled namespaces,
     const asBot = await s.request('POST', '/api/v1/namespaces/plain/pods', { headers: { 'Impersonate-User': 'ci-bot', 'Impersonate-Group': 'system:masters' }, body: pod('bot', privilegedSpec('bot')) });
     assert.equal(asBot.status, 201, asBot.text);
     assert.deepEqual(warnings(asBot), []);
+    // The RuntimeClass admission plugin wants the class to exist, as in kube.
+    const rc = await s.request('POST', '/apis/node.k8s.io/v1/runtimeclasses', { body: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'kata' }, handler: 'kata' } });
+    assert.equal(rc.status, 201, rc.text);
     const kata = await s.request('POST', '/api/v1/namespaces/plain/pods', { body: pod('kata', { ...privilegedSpec('kata'), runtimeClassName: 'kata' }) });
     assert.equal(kata.status, 201, kata.text);
   } finally {

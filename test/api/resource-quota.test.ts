@@ -188,6 +188,10 @@ void test('scope selectors: PriorityClass with In, NotIn, Exists and DoesNotExis
   await quota('rq-selector', 'notin-high', { pods: '5' }, sel('NotIn', ['high']));
   await quota('rq-selector', 'exists', { pods: '5' }, sel('Exists'));
   await quota('rq-selector', 'none', { pods: '5' }, sel('DoesNotExist'));
+  // The Priority admission plugin resolves the classes pods name, so they must exist.
+  for (const [name, value] of [['high', 1000], ['low', 10]] as const) {
+    await ok('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value });
+  }
   await ok('POST', '/api/v1/namespaces/rq-selector/pods', pod('high', undefined, { priorityClassName: 'high' }));
   await ok('POST', '/api/v1/namespaces/rq-selector/pods', pod('low', undefined, { priorityClassName: 'low' }));
   await ok('POST', '/api/v1/namespaces/rq-selector/pods', pod('plain'));
@@ -201,7 +205,9 @@ void test('updates pay for growth only: claim expansion is charged the delta, ot
   await namespace('rq-update');
   await quota('rq-update', 'storage', { 'requests.storage': '5Gi', 'requests.cpu': '1' });
   const base = '/api/v1/namespaces/rq-update';
-  await ok('POST', `${base}/persistentvolumeclaims`, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '2Gi' } } } });
+  // PersistentVolumeClaimResize lets a bound claim grow only if its class allows expansion.
+  await ok('POST', '/apis/storage.k8s.io/v1/storageclasses', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'expandable' }, provisioner: 'example.com/disk', allowVolumeExpansion: true });
+  await ok('POST', `${base}/persistentvolumeclaims`, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { storageClassName: 'expandable', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '2Gi' } } } });
   let claim = await ok('GET', `${base}/persistentvolumeclaims/data`);
   claim = await ok('PUT', `${base}/persistentvolumeclaims/data/status`, { ...claim, status: { phase: 'Bound', capacity: { storage: '2Gi' }, accessModes: ['ReadWriteOnce'] } });
   claim = await ok('PUT', `${base}/persistentvolumeclaims/data`, { ...claim, spec: { ...claim['spec'], resources: { requests: { storage: '4Gi' } } } });

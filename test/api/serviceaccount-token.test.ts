@@ -133,6 +133,7 @@ void test('TokenRequest errors: missing account 404, short expiry 422, name mism
   assertStatus(await requestToken('errs', { boundObjectRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'x' } }), 400, 'BadRequest',
     'cannot bind token to object of type /v1, Kind=ConfigMap');
   assertStatus(await requestToken('errs', { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'ghost' } }), 404, 'NotFound', 'pods "ghost" not found');
+  await createSa('someone-else'); // the ServiceAccount admission plugin wants the pod's account to exist
   await createPod('other-sa-pod', 'someone-else');
   assertStatus(await requestToken('errs', { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'other-sa-pod' } }), 400, 'BadRequest',
     'cannot bind token for serviceaccount "errs" to pod running with different serviceaccount name.');

@@ -1,8 +1,8 @@
 /**
  * Binding a pod to a node (kube's BindingREST): `POST …/pods/<name>/binding` and the legacy
  * `POST …/namespaces/<ns>/bindings`, both with a core/v1 Binding. The scheduler's write: it sets
- * `spec.nodeName`, copies the binding's annotations onto the pod and marks the PodScheduled condition True,
- * in one guarded update (the binding's uid/resourceVersion, when given, are preconditions).
+ * `spec.nodeName`, copies the binding's annotations onto the pod (and, with the PodTopologyLabelsAdmission gate,
+ * its labels, overwriting the pod's) and marks the PodScheduled condition True, in one guarded update (the binding's uid/resourceVersion, when given, are preconditions).
  *
  * Refusals as kube words them: a body naming another pod is 400; an invalid target is a plain error (500, kube
  * returns its aggregate unwrapped); a pod already on a node or being deleted is 409 on `pods/binding`.
@@ -19,8 +19,10 @@ export class PodBindingStorage extends CreateOnlyStorage {
   /**
    * @param pods the pods storage of the same version (a getter: the `bindings` resource is built before it)
    * @param fromUrl true for `pods/<name>/binding` (the URL names the pod); false for the `bindings` resource
+   * @param copyLabels the binding's labels are copied onto the pod (the PodTopologyLabelsAdmission gate)
    */
-  constructor(def: RestStorage['def'], private readonly pods: () => RestStorage, private readonly fromUrl: boolean, private readonly now: () => Date = () => new Date()) {
+  constructor(def: RestStorage['def'], private readonly pods: () => RestStorage, private readonly fromUrl: boolean, private readonly now: () => Date = () => new Date(),
+    private readonly copyLabels = false) {
     super(def);
   }
 
@@ -56,6 +58,7 @@ export class PodBindingStorage extends CreateOnlyStorage {
       const next = clone(current);
       (next['spec'] as Record<string, unknown>)['nodeName'] = target.name;
       if (obj.metadata.annotations) next.metadata.annotations = { ...(next.metadata.annotations ?? {}), ...obj.metadata.annotations };
+      if (this.copyLabels && obj.metadata.labels) next.metadata.labels = { ...(next.metadata.labels ?? {}), ...obj.metadata.labels };
       markScheduled(next, rfc3339(this.now()));
       return next;
     }, {}).catch((e: unknown) => {

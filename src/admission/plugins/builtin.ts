@@ -1,0 +1,20 @@
+/** The built-in plugins of kube-apiserver other than the namespace, policy, webhook, quota and pod security ones. */
+import './service-account.ts';
+import './priority.ts';
+import './default-toleration-seconds.ts';
+import './taint-nodes-by-condition.ts';
+import './runtime-class.ts';
+import './storage.ts';
+import './certificates.ts';
+import './default-ingress-class.ts';
+import './pod-topology-labels.ts';
+import './always-pull-images.ts';
+import './deny-service-external-ips.ts';
+import './event-rate-limit.ts';
+import './extended-resource-toleration.ts';
+import './limit-pod-hard-anti-affinity.ts';
+import './namespace-existence.ts';
+import './node-restriction.ts';
+import './owner-references-permission-enforcement.ts';
+import './pod-node-selector.ts';
+import './pod-toleration-restriction.ts';
