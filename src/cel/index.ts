@@ -82,7 +82,7 @@ export function compileCel(source: string, env: CelEnvOptions): CelProgram {
         if (e instanceof CelCostLimitError) throw e;
         throw evalError(e);
       }
-      return { value: fromCel(value), cost: meter.cost };
+      return { value: opts?.raw ? value : fromCel(value), cost: meter.cost };
     },
   };
   if (bound.programs.size >= MAX_PROGRAMS_PER_ENV) bound.programs.delete(bound.programs.keys().next().value!);
@@ -92,6 +92,7 @@ export function compileCel(source: string, env: CelEnvOptions): CelProgram {
 
 function isSized(t: CelType): boolean {
   if (typeof t === 'object' && 'optional' in t) return isSized(t.optional);
+  if (typeof t === 'object' && 'opaque' in t) return false;
   return t === 'string' || t === 'bytes' || (typeof t === 'object' && ('list' in t || 'map' in t));
 }
 

@@ -48,6 +48,12 @@ export abstract class CelObject extends Map<string, unknown> {
   }
 }
 
+/**
+ * Pass this as the value of a variable declared with an object type to make it null (kube's `namespaceObject`
+ * for cluster-scoped requests): it compares equal to null and has no fields.
+ */
+export const NULL_OBJECT: Readonly<Record<string, unknown>> = Object.freeze({});
+
 type ObjectCtor = new (raw: Readonly<Record<string, unknown>>) => CelObject;
 const classes = new WeakMap<CelObjectType, ObjectCtor>();
 
@@ -92,11 +98,12 @@ export function toCel(v: unknown, type: CelType): unknown {
   }
   if (v === null || v === undefined) return null;
   if (typeof type === 'string') return scalarToCel(v, type);
+  if ('opaque' in type) return v;
   if (typeof v === 'object' && !(v instanceof Date) && !(v instanceof Uint8Array)) return containerToCel(v, type);
   return dynToCel(v);
 }
 
-function containerToCel(v: object, type: Exclude<CelType, string | { readonly optional: CelType }>): unknown {
+function containerToCel(v: object, type: Exclude<CelType, string | { readonly optional: CelType } | { readonly opaque: string }>): unknown {
   if ('list' in type) {
     if (!Array.isArray(v)) return dynToCel(v);
     const items = v.map((e) => toCel(e, type.list));
@@ -154,6 +161,9 @@ export function dynToCel(v: unknown): unknown {
       if (v === null) return null;
       if (Array.isArray(v)) return v.map(dynToCel);
       if (v instanceof Map || v instanceof CelObject || v instanceof Date || v instanceof Uint8Array) return v;
+      // Values of library types (quantities, IPs, authorizer checks, …) are CEL values already.
+      const proto = Object.getPrototypeOf(v) as unknown;
+      if (proto !== Object.prototype && proto !== null) return v;
       const m = new Map<string, unknown>();
       for (const [k, e] of Object.entries(v)) m.set(k, dynToCel(e));
       return m;
@@ -173,6 +183,7 @@ export function fromCel(v: unknown): unknown {
       if (Array.isArray(v)) return v.map(fromCel);
       if (v instanceof Set) return [...v].map(fromCel);
       if (v instanceof CelObject) {
+        if (v.raw === NULL_OBJECT) return null;
         const out: Record<string, unknown> = {};
         for (const k of v.presentKeys()) out[v.jsonName(k)] = fromCel(v.get(k));
         return out;
