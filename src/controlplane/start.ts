@@ -151,7 +151,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     // Admission: every write through the registry (controllers' and bootstrap's too, as kube's loopback client's)
     // goes through the chain from here on.
     const admission = await buildAdmission({
-      options: o.admission, registry, authorizer: () => chainOf().authorizer, featureEnabled: (g) => gates.enabled(g),
+      options: o.admission, registry, authorizer: () => chainOf().authorizer, featureEnabled: (g) => gates.enabled(g), resources: () => catalog.all(),
       log: o.log, now: () => new Date(),
     });
     cleanups.push(() => admission.stop());
