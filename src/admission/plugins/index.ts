@@ -2,3 +2,4 @@
 import './always.ts';
 import './namespace-lifecycle.ts';
 import './validating-admission-policy.ts';
+import './mutating-admission-policy.ts';

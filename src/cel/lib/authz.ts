@@ -14,7 +14,7 @@
  * expression with the answers known). Each check costs 350000 (kube: at most two checks in one expression
  * under the per-call limit), the builders 1.
  */
-import { charge } from '../runtime-cost.ts';
+import { charge, chargeTraversal } from '../runtime-cost.ts';
 import { fn, opaqueType, type CelJsEnv } from './register.ts';
 
 /** What a check asks (kube's authorizer.AttributesRecord, the user implied by the backend). */
@@ -95,6 +95,17 @@ function decide(authz: CelAuthorizer, c: Omit<AuthzCheck, 'serviceAccount'>): Ce
 }
 
 const NONE = { path: '', apiGroup: '', resource: '', subresource: '', namespace: '', name: '', fieldSelector: '', labelSelector: '' };
+
+/** kube's JSONPatch library: `jsonpatch.escapeKey` escapes `~` and `/` for a JSON Pointer segment. */
+class JsonPatchNamespace {}
+export function registerJsonPatch(env: CelJsEnv): void {
+  env.registerType('JsonPatchNamespace', JsonPatchNamespace);
+  env.registerConstant('jsonpatch', 'JsonPatchNamespace', new JsonPatchNamespace());
+  fn(env, 'JsonPatchNamespace.escapeKey(string): string', (_ns: unknown, k: string) => {
+    chargeTraversal(k.length);
+    return k.replaceAll('~', '~0').replaceAll('/', '~1');
+  });
+}
 
 export function registerAuthz(env: CelJsEnv): void {
   const A = 'kubernetes.authorization.Authorizer';

@@ -16,7 +16,7 @@ import { registerSemver } from './semver.ts';
 import { registerTwoVarComprehensions } from './comprehensions.ts';
 import { registerConversions } from './conversions.ts';
 import { registerTimestamps } from './timestamps.ts';
-import { registerAuthz } from './authz.ts';
+import { registerAuthz, registerJsonPatch } from './authz.ts';
 
 /** Register every library on a fresh base environment. */
 export function registerLibraries(env: CelJsEnv, profile: CelProfile): void {
@@ -32,5 +32,8 @@ export function registerLibraries(env: CelJsEnv, profile: CelProfile): void {
   registerConversions(env);
   registerTimestamps(env);
   // The authorizer types only where an `authorizer` variable can exist (admission policies and match conditions).
-  if (profile === 'admission') registerAuthz(env);
+  if (profile === 'admission') {
+    registerAuthz(env);
+    registerJsonPatch(env);
+  }
 }

@@ -12,5 +12,12 @@ export const admissionregistration: GroupSpec = {
     { resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false, categories: API_EXT, subresources: [statusSub], tableColumns: ac.validatingAdmissionPolicyColumns, strategy: withStatusGen },
     { resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false, categories: API_EXT, tableColumns: ac.validatingAdmissionPolicyBindingColumns, strategy: statusStrategy({ generation: true }) },
     { resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, fields: ['webhooks'], categories: API_EXT, tableColumns: ac.validatingWebhookColumns, strategy: statusStrategy({ generation: true, allowCreateOnUpdate: true }) },
-  ] }],
+  ] }, {
+    // kube v1.33 serves the alpha MutatingAdmissionPolicy kinds only when --runtime-config turns the version on (the
+    // MutatingAdmissionPolicy feature gate then turns the admission plugin on).
+    version: 'v1alpha1', enabledByDefault: false, resources: [
+      { resource: 'mutatingadmissionpolicies', kind: 'MutatingAdmissionPolicy', namespaced: false, categories: API_EXT, strategy: statusStrategy({ generation: true }) },
+      { resource: 'mutatingadmissionpolicybindings', kind: 'MutatingAdmissionPolicyBinding', namespaced: false, categories: API_EXT, strategy: statusStrategy({ generation: true }) },
+    ],
+  }],
 };
