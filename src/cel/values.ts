@@ -70,21 +70,25 @@ export function objectClass(type: CelObjectType): ObjectCtor {
 }
 
 /**
- * A one-entry cache of the last top-level conversion: callers evaluate several rules over the same `self` in a
- * row, so they share one lazily converted object. (A WeakMap keyed by every object made GC dominate.)
+ * A small cache of the last top-level conversions: callers evaluate several rules over the same `self` (or, for
+ * admission policies, the same object, request and namespace) in a row, so they share one lazily converted
+ * value. A few entries, not a WeakMap keyed by every object (that made GC dominate).
  */
-let lastRaw: object | undefined;
-let lastType: CelType | undefined;
-let lastConverted: unknown;
+const CACHE_SIZE = 8;
+const cacheRaw: Array<object | undefined> = new Array(CACHE_SIZE);
+const cacheType: Array<CelType | undefined> = new Array(CACHE_SIZE);
+const cacheValue: unknown[] = new Array(CACHE_SIZE);
+let cacheNext = 0;
 
-/** Convert a variable's JSON-like value to the cel-js value for `type`, reusing the previous conversion of it. */
+/** Convert a variable's JSON-like value to the cel-js value for `type`, reusing a recent conversion of it. */
 export function variableToCel(v: unknown, type: CelType): unknown {
   if (typeof v === 'object' && v !== null && typeof type === 'object') {
-    if (v === lastRaw && type === lastType) return lastConverted;
+    for (let i = 0; i < CACHE_SIZE; i++) if (cacheRaw[i] === v && cacheType[i] === type) return cacheValue[i];
     const converted = toCel(v, type);
-    lastRaw = v;
-    lastType = type;
-    lastConverted = converted;
+    cacheRaw[cacheNext] = v;
+    cacheType[cacheNext] = type;
+    cacheValue[cacheNext] = converted;
+    cacheNext = (cacheNext + 1) % CACHE_SIZE;
     return converted;
   }
   return toCel(v, type);

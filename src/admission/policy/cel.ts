@@ -242,6 +242,7 @@ export class Evaluation {
   #variableCost = 0;
   remaining: number;
   #vars: Record<string, unknown> | undefined;
+  #varsWithAuthz: Record<string, unknown> | undefined;
 
   constructor(readonly activation: Activation, readonly variables: VariableSet | undefined, budget: number) {
     this.remaining = budget;
@@ -254,7 +255,7 @@ export class Evaluation {
       params: a.params ?? null,
       ...(this.variables ? { variables: this.#lazyVariables() } : {}),
     };
-    if (withAuthorizer && a.authorizer) return { ...this.#vars, authorizer: a.authorizer };
+    if (withAuthorizer && a.authorizer) return (this.#varsWithAuthz ??= { ...this.#vars, authorizer: a.authorizer });
     return this.#vars;
   }
 
@@ -324,11 +325,15 @@ export class Evaluation {
  * Runs `fn` until no authorization answer is pending (each round awaits the answers the previous one asked
  * for; CEL is deterministic, so the last round is the evaluation with every answer known).
  */
-export async function withAuthorizerAnswers<T>(authz: RequestAuthorizer | undefined, fn: () => T): Promise<T> {
-  for (let round = 0; ; round++) {
-    const out = fn();
-    if (!authz || authz.pending.length === 0 || round > 20) return out;
-    const waits = authz.pending.splice(0);
-    await Promise.all(waits);
-  }
+export function withAuthorizerAnswers<T>(authz: RequestAuthorizer | undefined, fn: () => T): T | Promise<T> {
+  const out = fn();
+  if (!authz || authz.pending.length === 0) return out;
+  return (async () => {
+    for (let round = 0; ; round++) {
+      const waits = authz.pending.splice(0);
+      await Promise.all(waits);
+      const again = fn();
+      if (authz.pending.length === 0 || round > 20) return again;
+    }
+  })();
 }

@@ -56,7 +56,7 @@ void test('matchResources: selectors, exclusions, resourceNames, matchPolicy Equ
   assert.equal((await matchResources({ resourceRules: [{ ...rules[0]!, resourceNames: ['other'] }] }, attrs(), deps)).matches, false);
   assert.equal((await matchResources({}, attrs(), deps)).matches, true, 'no rules: everything');
   // A namespace that does not exist is only an error when the rules match.
-  await assert.rejects(matchResources({ resourceRules: rules, namespaceSelector: { matchLabels: { env: 'prod' } } }, attrs({ namespace: 'gone' }), deps), { code: 404 });
+  await assert.rejects(async () => matchResources({ resourceRules: rules, namespaceSelector: { matchLabels: { env: 'prod' } } }, attrs({ namespace: 'gone' }), deps), { code: 404 });
   assert.equal((await matchResources({ resourceRules: [{ ...rules[0]!, apiGroups: ['batch'] }], namespaceSelector: { matchLabels: { env: 'prod' } } }, attrs({ namespace: 'gone' }), deps)).matches, false);
 
   const hpa = attrs({ kind: { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' }, resource: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' } });

@@ -155,16 +155,18 @@ function rulesMatch(rules: readonly NamedRule[] | null | undefined, matchPolicy:
 
 /**
  * kube's matching.Matcher.Matches: selectors first (an error there is only reported when the rules match),
- * then exclusions, then the rules (none = every resource).
+ * then exclusions, then the rules (none = every resource). Synchronous unless a namespace must be looked up.
  */
-export async function matchResources(mr: MatchResourcesSpec | null | undefined, attrs: MatchAttributes, deps: MatchDeps): Promise<MatchResult> {
-  let nsErr: unknown;
-  let nsMatch = false;
-  try {
-    nsMatch = await namespaceSelectorMatches(mr?.namespaceSelector, attrs, deps);
-  } catch (e) {
-    nsErr = e instanceof StatusError && e.code === 404 ? e : errors.internal((e as Error).message ?? String(e));
-  }
+export function matchResources(mr: MatchResourcesSpec | null | undefined, attrs: MatchAttributes, deps: MatchDeps): MatchResult | Promise<MatchResult> {
+  const needsNamespace = !(attrs.namespace === '' && attrs.resource.resource !== 'namespaces') && !selectorIsEmpty(mr?.namespaceSelector);
+  if (!needsNamespace) return afterNamespace(mr, attrs, deps, true, undefined);
+  return namespaceSelectorMatches(mr?.namespaceSelector, attrs, deps).then(
+    (ok) => afterNamespace(mr, attrs, deps, ok, undefined),
+    (e: unknown) => afterNamespace(mr, attrs, deps, false, e instanceof StatusError && e.code === 404 ? e : errors.internal((e as Error).message ?? String(e))),
+  );
+}
+
+function afterNamespace(mr: MatchResourcesSpec | null | undefined, attrs: MatchAttributes, deps: MatchDeps, nsMatch: boolean, nsErr: unknown): MatchResult {
   if (!nsMatch && nsErr === undefined) return NO_MATCH;
   let objErr: unknown;
   let objMatch = false;
@@ -174,7 +176,7 @@ export async function matchResources(mr: MatchResourcesSpec | null | undefined, 
     objErr = errors.internal((e as Error).message ?? String(e));
   }
   if (!objMatch && objErr === undefined) return NO_MATCH;
-  if (rulesMatch(mr?.excludeResourceRules, mr?.matchPolicy, attrs, deps).matches) return NO_MATCH;
+  if (mr?.excludeResourceRules?.length && rulesMatch(mr.excludeResourceRules, mr.matchPolicy, attrs, deps).matches) return NO_MATCH;
   const r = mr?.resourceRules?.length ? rulesMatch(mr.resourceRules, mr.matchPolicy, attrs, deps) : { matches: true, resource: attrs.resource, kind: attrs.kind };
   if (!r.matches) return NO_MATCH;
   if (nsErr !== undefined) throw nsErr;

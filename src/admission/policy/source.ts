@@ -222,24 +222,38 @@ export class PolicySource<C> {
 }
 
 /** kube's CollectParams: the params a binding selects ([null] when the policy or binding uses none). */
-export async function collectParams(
+const NO_PARAMS: Array<KObject | null> = [null];
+
+export function collectParams(
   paramKind: { apiVersion?: string; kind?: string } | undefined,
   source: ParamSource | undefined,
   paramRef: { name?: string; namespace?: string; selector?: Record<string, unknown>; parameterNotFoundAction?: string } | undefined,
   namespace: string,
   selectorMatches: (sel: Record<string, unknown>, labels: Record<string, string> | undefined) => boolean,
-): Promise<Array<KObject | null>> {
-  if (!paramKind || !paramRef) return [null];
+): Array<KObject | null> | Promise<Array<KObject | null>> {
+  if (!paramKind || !paramRef) return NO_PARAMS;
+  if (source && !source.informer.hasSynced()) return waitSynced(source, paramKind).then(() => collectParams(paramKind, source, paramRef, namespace, selectorMatches));
+  return collectSynced(paramKind, source, paramRef, namespace, selectorMatches);
+}
+
+async function waitSynced(source: ParamSource, paramKind: { apiVersion?: string; kind?: string }): Promise<void> {
+  const synced = await Promise.race([source.started.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref())]);
+  if (!synced || !source.informer.hasSynced()) throw new Error(`paramKind kind \`${paramKind.apiVersion ?? ''}, Kind=${paramKind.kind ?? ''}\` not yet synced to use for admission`);
+}
+
+function collectSynced(
+  paramKind: { apiVersion?: string; kind?: string },
+  source: ParamSource | undefined,
+  paramRef: { name?: string; namespace?: string; selector?: Record<string, unknown>; parameterNotFoundAction?: string },
+  namespace: string,
+  selectorMatches: (sel: Record<string, unknown>, labels: Record<string, string> | undefined) => boolean,
+): Array<KObject | null> {
   const kindText = `${paramKind.apiVersion ?? ''}, Kind=${paramKind.kind ?? ''}`;
   if (!source) throw new Error(`paramKind kind \`${kindText}\` not known`);
   let paramsNamespace = '';
   if (source.namespaced) {
     paramsNamespace = paramRef.namespace || namespace;
     if (!paramsNamespace) throw new Error('cannot use namespaced paramRef in policy binding that matches cluster-scoped resources');
-  }
-  if (!source.informer.hasSynced()) {
-    const synced = await Promise.race([source.started.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref())]);
-    if (!synced || !source.informer.hasSynced()) throw new Error(`paramKind kind \`${kindText}\` not yet synced to use for admission`);
   }
   if (paramRef.namespace && !source.namespaced) throw new Error('paramRef.namespace must not be provided for a cluster-scoped `paramKind`');
   let params: KObject[];

@@ -113,17 +113,21 @@ export async function dispatchValidating(a: AdmissionAttributes, hooks: readonly
     }
     denied.push({ policy: name, binding: binding?.metadata.name, message: binding ? `failed to configure binding: ${err}` : `failed to configure policy: ${err}` });
   };
+  // Per request, shared by every policy and binding: the converted objects, the namespace, the authorizer.
   let authz: RequestAuthorizer | undefined;
   let converted: { object: unknown; oldObject: unknown } | undefined;
+  let nsObject: Record<string, unknown> | null | undefined;
+  let lastMatch: { resource: unknown; kind: unknown; request: Record<string, unknown>; authorizer: Activation['authorizer'] } | undefined;
   for (const hook of hooks) {
     const { policy, compiled } = hook;
     const ps = spec(policy);
-    const fp = typeof ps['failurePolicy'] === 'string' ? ps['failurePolicy'] : 'Fail';
+    const fp = compiled.failurePolicy;
     const constraints = ps['matchConstraints'] as MatchResourcesSpec | undefined;
     let m;
     try {
       if (!constraints) throw new Error('policy contained no match constraints, a required field');
-      m = await matchResources(constraints, a, deps.match);
+      m = matchResources(constraints, a, deps.match);
+      if (m instanceof Promise) m = await m;
     } catch (e) {
       configError(policy, undefined, (e as Error).message, fp);
       continue;
@@ -133,40 +137,51 @@ export async function dispatchValidating(a: AdmissionAttributes, hooks: readonly
       configError(policy, undefined, hook.configError, fp);
       continue;
     }
-    const annotations = new Map<string, string[]>();
+    let annotations: Map<string, string[]> | undefined;
     for (const binding of hook.bindings) {
       const bs = spec(binding);
       const bindingName = binding.metadata.name ?? '';
       try {
         const mr = bs['matchResources'] as MatchResourcesSpec | undefined;
-        if (mr && !(await matchResources(mr, a, deps.match)).matches) continue;
+        if (mr) {
+          let bm = matchResources(mr, a, deps.match);
+          if (bm instanceof Promise) bm = await bm;
+          if (!bm.matches) continue;
+        }
       } catch (e) {
         configError(policy, binding, (e as Error).message, fp);
         continue;
       }
       let params: Array<KObject | null>;
       try {
-        params = await collectParams(ps['paramKind'] as J | undefined, hook.params, bs['paramRef'] as J | undefined, a.namespace,
+        const p = collectParams(ps['paramKind'] as J | undefined, hook.params, bs['paramRef'] as J | undefined, a.namespace,
           (sel, labels) => labelSelectorMatches(sel, labels));
+        params = p instanceof Promise ? await p : p;
       } catch (e) {
         configError(policy, binding, (e as Error).message, fp);
         continue;
       }
-      const isNamespace = a.kind.group === '' && a.kind.version === 'v1' && a.kind.kind === 'Namespace';
-      const nsName = isNamespace ? '' : a.namespace;
-      let ns: KObject | undefined;
-      if (nsName) ns = deps.namespaces.cached(nsName) ?? (await deps.namespaces.get(nsName));
+      if (nsObject === undefined) {
+        const isNamespace = a.kind.group === '' && a.kind.version === 'v1' && a.kind.kind === 'Namespace';
+        const nsName = isNamespace ? '' : a.namespace;
+        nsObject = nsName ? namespaceObject(deps.namespaces.cached(nsName) ?? (await deps.namespaces.get(nsName))) : null;
+      }
       converted ??= { object: a.object === undefined ? null : dynToCel(a.object), oldObject: a.oldObject === undefined ? null : dynToCel(a.oldObject) };
       authz ??= new RequestAuthorizer(deps.authorizer(), a);
-      const request = admissionRequest(a, m.resource!, m.kind!);
+      if (!lastMatch || lastMatch.resource !== m.resource || lastMatch.kind !== m.kind) {
+        lastMatch = { resource: m.resource, kind: m.kind, request: admissionRequest(a, m.resource!, m.kind!), authorizer: authz.value(m.resource!) };
+      }
       const actions = ((bs['validationActions'] as string[] | undefined) ?? []);
       for (const param of params) {
         const activation: Activation = {
-          ...converted, request, namespaceObject: namespaceObject(ns), params: param === null ? null : dynToCel(param), authorizer: authz.value(m.resource!),
+          object: converted.object, oldObject: converted.oldObject, request: lastMatch.request, namespaceObject: nsObject,
+          params: param === null ? null : dynToCel(param), authorizer: lastMatch.authorizer,
         };
-        const result = await withAuthorizerAnswers(authz, () => validate(compiled, activation, fp));
-        result.decisions.forEach((d, i) => {
-          if (d.action !== 'deny') return;
+        const r = withAuthorizerAnswers(authz, () => validate(compiled, activation, fp));
+        const result = r instanceof Promise ? await r : r;
+        for (let i = 0; i < result.decisions.length; i++) {
+          const d = result.decisions[i]!;
+          if (d.action !== 'deny') continue;
           for (const action of actions) {
             if (action === 'Deny') denied.push({ policy: policy.metadata.name ?? '', binding: bindingName, message: d.message, reason: d.reason });
             else if (action === 'Audit') {
@@ -175,12 +190,13 @@ export async function dispatchValidating(a: AdmissionAttributes, hooks: readonly
               a.warnings.push(`Validation failed for ValidatingAdmissionPolicy '${policy.metadata.name}' with binding '${bindingName}': ${d.message}`);
             }
           }
-        });
+        }
         for (const an of result.annotations) {
           if (an.error !== undefined) {
             denied.push({ policy: policy.metadata.name ?? '', binding: bindingName, message: an.error });
             continue;
           }
+          annotations ??= new Map();
           const list = annotations.get(an.key) ?? [];
           const v = an.value!.length > MAX_AUDIT_VALUE ? an.value!.slice(0, MAX_AUDIT_VALUE) : an.value!;
           if (!list.includes(v)) list.push(v);
@@ -188,7 +204,7 @@ export async function dispatchValidating(a: AdmissionAttributes, hooks: readonly
         }
       }
     }
-    for (const [key, values] of annotations) addAnnotation(a, `${policy.metadata.name}/${key}`, values.join(', '));
+    if (annotations) for (const [key, values] of annotations) addAnnotation(a, `${policy.metadata.name}/${key}`, values.join(', '));
   }
   if (denied.length === 0) return;
   const d = denied[0]!;
@@ -267,6 +283,7 @@ function validate(p: CompiledValidatingPolicy, act: Activation, fp: string): Val
     decisions.push({ action: 'deny', message, reason: v.reason || 'Invalid' });
   });
   const annotations: ValidateResult['annotations'] = [];
+  if (p.auditAnnotations.length === 0) return { decisions, annotations };
   const aev = new Evaluation(act, p.variables, RUNTIME_CEL_COST_BUDGET);
   try {
     for (const an of p.auditAnnotations) {
