@@ -238,11 +238,12 @@ export class OutOfBudget extends Error {
  * budget runs out (kube stops the whole list then).
  */
 export class Evaluation {
-  readonly #values = new Map<string, { value?: unknown; error?: string }>();
+  #values: Map<string, { value?: unknown; error?: string }> | undefined;
   #variableCost = 0;
   remaining: number;
   #vars: Record<string, unknown> | undefined;
   #varsWithAuthz: Record<string, unknown> | undefined;
+  #variablesProxy: unknown;
 
   constructor(readonly activation: Activation, readonly variables: VariableSet | undefined, budget: number) {
     this.remaining = budget;
@@ -250,13 +251,19 @@ export class Evaluation {
 
   #inputs(withAuthorizer: boolean): Record<string, unknown> {
     const a = this.activation;
-    this.#vars ??= {
+    // Built as literals of one shape (an object spread here cost more than the expression it feeds); without
+    // composited variables there is no `variables` value (and no proxy to convert per expression).
+    const variables = this.variables && this.variables.names.length > 0 ? (this.#variablesProxy ??= this.#lazyVariables()) : undefined;
+    if (withAuthorizer && a.authorizer) {
+      return (this.#varsWithAuthz ??= {
+        object: a.object ?? null, oldObject: a.oldObject ?? null, request: a.request, namespaceObject: a.namespaceObject ?? NULL_OBJECT,
+        params: a.params ?? null, variables, authorizer: a.authorizer,
+      });
+    }
+    return (this.#vars ??= {
       object: a.object ?? null, oldObject: a.oldObject ?? null, request: a.request, namespaceObject: a.namespaceObject ?? NULL_OBJECT,
-      params: a.params ?? null,
-      ...(this.variables ? { variables: this.#lazyVariables() } : {}),
-    };
-    if (withAuthorizer && a.authorizer) return (this.#varsWithAuthz ??= { ...this.#vars, authorizer: a.authorizer });
-    return this.#vars;
+      params: a.params ?? null, variables,
+    });
   }
 
   #lazyVariables(): unknown {
@@ -275,7 +282,8 @@ export class Evaluation {
   }
 
   #variable(name: string): unknown {
-    let v = this.#values.get(name);
+    const values = (this.#values ??= new Map());
+    let v = values.get(name);
     if (!v) {
       const c = this.variables!.compiled.get(name)!;
       if (!c.program) {
@@ -289,7 +297,7 @@ export class Evaluation {
           v = { error: `composited variable "${name}" fails to evaluate: ${(e as Error).message}` };
         }
       }
-      this.#values.set(name, v);
+      values.set(name, v);
     }
     if (v.error !== undefined) throw new Error(v.error);
     return v.value;
@@ -328,12 +336,15 @@ export class Evaluation {
 export function withAuthorizerAnswers<T>(authz: RequestAuthorizer | undefined, fn: () => T): T | Promise<T> {
   const out = fn();
   if (!authz || authz.pending.length === 0) return out;
-  return (async () => {
-    for (let round = 0; ; round++) {
-      const waits = authz.pending.splice(0);
-      await Promise.all(waits);
-      const again = fn();
-      if (authz.pending.length === 0 || round > 20) return again;
-    }
-  })();
+  return rerunAfterAnswers(authz, fn);
+}
+
+/** The asynchronous half of withAuthorizerAnswers: `fn` already ran once and left answers pending. */
+export async function rerunAfterAnswers<T>(authz: RequestAuthorizer, fn: () => T): Promise<T> {
+  for (let round = 0; ; round++) {
+    const waits = authz.pending.splice(0);
+    await Promise.all(waits);
+    const again = fn();
+    if (authz.pending.length === 0 || round > 20) return again;
+  }
 }

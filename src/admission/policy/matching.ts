@@ -65,7 +65,11 @@ export interface MatchResult {
 
 const NO_MATCH: MatchResult = { matches: false };
 
-const exactOrWildcard = (items: readonly string[] | null | undefined, v: string) => (items ?? []).some((i) => i === '*' || i === v);
+function exactOrWildcard(items: readonly string[] | null | undefined, v: string): boolean {
+  if (!items) return false;
+  for (const i of items) if (i === '*' || i === v) return true;
+  return false;
+}
 const isNamespaces = (r: GroupVersionResource) => r.group === '' && r.version === 'v1' && r.resource === 'namespaces';
 
 /** One rule against the request, the resource possibly replaced by an equivalent. */
@@ -74,15 +78,20 @@ export function ruleMatches(rule: Rule, attrs: MatchAttributes, resource: GroupV
   if (scope === 'Namespaced' && (isNamespaces(resource) || attrs.namespace === '')) return false;
   if (scope === 'Cluster' && !(isNamespaces(resource) || attrs.namespace === '')) return false;
   if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
-  if (!(rule.operations ?? []).some((op) => op === '*' || op === attrs.operation)) return false;
+  if (!exactOrWildcard(rule.operations, attrs.operation)) return false;
   if (!exactOrWildcard(rule.apiGroups, resource.group)) return false;
   if (!exactOrWildcard(rule.apiVersions, resource.version)) return false;
-  return (rule.resources ?? []).some((rs) => {
+  for (const rs of rule.resources ?? []) {
     const slash = rs.indexOf('/');
-    const res = slash < 0 ? rs : rs.slice(0, slash);
-    const sub = slash < 0 ? '' : rs.slice(slash + 1);
-    return (res === '*' || res === resource.resource) && (sub === '*' || sub === attrs.subresource);
-  });
+    if (slash < 0) {
+      if ((rs === '*' || rs === resource.resource) && attrs.subresource === '') return true;
+      continue;
+    }
+    const res = rs.slice(0, slash);
+    const sub = rs.slice(slash + 1);
+    if ((res === '*' || res === resource.resource) && (sub === '*' || sub === attrs.subresource)) return true;
+  }
+  return false;
 }
 
 /** metav1.LabelSelectorAsSelector semantics; an unknown operator throws (kube: the selector does not parse). */
@@ -104,7 +113,10 @@ export function labelSelectorMatches(sel: LabelSelectorSpec | null | undefined, 
 }
 
 export function selectorIsEmpty(sel: LabelSelectorSpec | null | undefined): boolean {
-  return !sel || (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0);
+  if (!sel) return true;
+  if (sel.matchExpressions?.length) return false;
+  for (const k in sel.matchLabels ?? {}) if (Object.hasOwn(sel.matchLabels!, k)) return false;
+  return true;
 }
 
 /** Admission configuration kinds: no policy (and no webhook) is consulted for them, so none can lock them. */
@@ -134,10 +146,35 @@ function objectSelectorMatches(sel: LabelSelectorSpec | null | undefined, attrs:
   return one(attrs.object) || one(attrs.oldObject);
 }
 
+/**
+ * MatchDeps for one request: the resource and sub-resource are the same for every policy and binding it meets,
+ * so equivalents and kinds are looked up once (the catalog scan behind them is not free).
+ */
+export function requestScopedDeps(deps: MatchDeps): MatchDeps {
+  const eq = new Map<string, readonly GroupVersionResource[]>();
+  const kinds = new Map<string, GroupVersionKind | undefined>();
+  const key = (r: GroupVersionResource, sub: string) => `${r.group}/${r.version}/${r.resource}/${sub}`;
+  return {
+    namespaceLabels: (name) => deps.namespaceLabels(name),
+    equivalents(r, sub) {
+      const k = key(r, sub);
+      let v = eq.get(k);
+      if (!v) eq.set(k, (v = deps.equivalents(r, sub)));
+      return v;
+    },
+    kindFor(r, sub) {
+      const k = key(r, sub);
+      if (!kinds.has(k)) kinds.set(k, deps.kindFor(r, sub));
+      return kinds.get(k);
+    },
+  };
+}
+
+const named = (r: NamedRule, name: string) => !r.resourceNames?.length || r.resourceNames.includes(name);
+
 function rulesMatch(rules: readonly NamedRule[] | null | undefined, matchPolicy: string | null | undefined, attrs: MatchAttributes, deps: MatchDeps): MatchResult {
-  const named = (r: NamedRule) => !r.resourceNames?.length || r.resourceNames.includes(attrs.name);
   for (const r of rules ?? []) {
-    if (ruleMatches(r, attrs) && named(r)) return { matches: true, resource: attrs.resource, kind: attrs.kind };
+    if (ruleMatches(r, attrs) && named(r, attrs.name)) return { matches: true, resource: attrs.resource, kind: attrs.kind };
   }
   if ((matchPolicy ?? 'Equivalent') !== 'Equivalent') return NO_MATCH;
   const equivalents = deps.equivalents(attrs.resource, attrs.subresource);
@@ -147,7 +184,7 @@ function rulesMatch(rules: readonly NamedRule[] | null | undefined, matchPolicy:
       if (!ruleMatches(r, attrs, eq)) continue;
       const kind = deps.kindFor(eq, attrs.subresource);
       if (!kind) throw new Error(`unable to convert to ${eq.group}/${eq.version}, Resource=${eq.resource}: unknown kind`);
-      if (named(r)) return { matches: true, resource: eq, kind };
+      if (named(r, attrs.name)) return { matches: true, resource: eq, kind };
     }
   }
   return NO_MATCH;

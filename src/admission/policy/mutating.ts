@@ -23,7 +23,7 @@ import {
   admissionRequest, compileExpression, declarations, dynToCel, Evaluation, namespaceObject, OutOfBudget, RequestAuthorizer, RUNTIME_CEL_COST_BUDGET,
   RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, VariableSet, withAuthorizerAnswers, type Activation, type Compiled,
 } from './cel.ts';
-import { labelSelectorMatches, matchResources, type MatchResourcesSpec } from './matching.ts';
+import { labelSelectorMatches, matchResources, requestScopedDeps, type MatchResourcesSpec } from './matching.ts';
 import { collectParams, spec, type PolicyHook } from './source.ts';
 import type { CompiledMatchCondition, DispatchDeps } from './validating.ts';
 
@@ -176,6 +176,7 @@ export async function dispatchMutating(a: AdmissionAttributes, hooks: readonly P
   if (!state) reinvocationState.set(a, (state = { invoked: new Set(), lastOutput: '' }));
   if (a.reinvocation.running && JSON.stringify(a.object) === state.lastOutput) return;
   let authz: RequestAuthorizer | undefined;
+  const match = requestScopedDeps(deps.match);
   for (const hook of hooks) {
     const { policy, compiled } = hook;
     const ps = spec(policy);
@@ -189,7 +190,7 @@ export async function dispatchMutating(a: AdmissionAttributes, hooks: readonly P
     try {
       const constraints = ps['matchConstraints'] as MatchResourcesSpec | undefined;
       if (!constraints) throw new Error('policy contained no match constraints, a required field');
-      m = await matchResources(constraints, a, deps.match);
+      m = await matchResources(constraints, a, match);
     } catch (e) {
       configError((e as Error).message);
       continue;
@@ -203,7 +204,7 @@ export async function dispatchMutating(a: AdmissionAttributes, hooks: readonly P
       const bs = spec(binding);
       try {
         const mr = bs['matchResources'] as MatchResourcesSpec | undefined;
-        if (mr && !(await matchResources(mr, a, deps.match)).matches) continue;
+        if (mr && !(await matchResources(mr, a, match)).matches) continue;
       } catch (e) {
         configError((e as Error).message, binding);
         continue;

@@ -17,9 +17,9 @@ import type { Authorizer } from '../../request/authorizer.ts';
 import { admissionForbidden } from '../errors.ts';
 import {
   admissionRequest, compileExpression, declarations, dynToCel, Evaluation, namespaceObject, OutOfBudget, RequestAuthorizer, RUNTIME_CEL_COST_BUDGET,
-  RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, VariableSet, withAuthorizerAnswers, type Activation, type Compiled,
+  RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS, VariableSet, type EvalResult, rerunAfterAnswers, type Activation, type Compiled,
 } from './cel.ts';
-import { labelSelectorMatches, matchResources, type MatchDeps, type MatchResourcesSpec } from './matching.ts';
+import { labelSelectorMatches, matchResources, requestScopedDeps, type MatchDeps, type MatchResourcesSpec } from './matching.ts';
 import { collectParams, spec, type Namespaces, type PolicyHook } from './source.ts';
 
 type J = Record<string, unknown>;
@@ -118,6 +118,7 @@ export async function dispatchValidating(a: AdmissionAttributes, hooks: readonly
   let converted: { object: unknown; oldObject: unknown } | undefined;
   let nsObject: Record<string, unknown> | null | undefined;
   let lastMatch: { resource: unknown; kind: unknown; request: Record<string, unknown>; authorizer: Activation['authorizer'] } | undefined;
+  const match = requestScopedDeps(deps.match);
   for (const hook of hooks) {
     const { policy, compiled } = hook;
     const ps = spec(policy);
@@ -126,7 +127,7 @@ export async function dispatchValidating(a: AdmissionAttributes, hooks: readonly
     let m;
     try {
       if (!constraints) throw new Error('policy contained no match constraints, a required field');
-      m = matchResources(constraints, a, deps.match);
+      m = matchResources(constraints, a, match);
       if (m instanceof Promise) m = await m;
     } catch (e) {
       configError(policy, undefined, (e as Error).message, fp);
@@ -144,7 +145,7 @@ export async function dispatchValidating(a: AdmissionAttributes, hooks: readonly
       try {
         const mr = bs['matchResources'] as MatchResourcesSpec | undefined;
         if (mr) {
-          let bm = matchResources(mr, a, deps.match);
+          let bm = matchResources(mr, a, match);
           if (bm instanceof Promise) bm = await bm;
           if (!bm.matches) continue;
         }
@@ -177,8 +178,9 @@ export async function dispatchValidating(a: AdmissionAttributes, hooks: readonly
           object: converted.object, oldObject: converted.oldObject, request: lastMatch.request, namespaceObject: nsObject,
           params: param === null ? null : dynToCel(param), authorizer: lastMatch.authorizer,
         };
-        const r = withAuthorizerAnswers(authz, () => validate(compiled, activation, fp));
-        const result = r instanceof Promise ? await r : r;
+        let result = validate(compiled, activation, fp);
+        // An authorizer check whose answer is asynchronous: evaluate again once the answers are in.
+        if (authz.pending.length > 0) result = await rerunAfterAnswers(authz, () => validate(compiled, activation, fp));
         for (let i = 0; i < result.decisions.length; i++) {
           const d = result.decisions[i]!;
           if (d.action !== 'deny') continue;
@@ -227,9 +229,25 @@ interface ValidateResult {
   readonly annotations: Array<{ key: string; value?: string; error?: string }>;
 }
 
+const NO_ANNOTATIONS: ValidateResult['annotations'] = [];
+const ADMIT_ONE: ValidateResult = { decisions: [{ action: 'admit', message: '' }], annotations: NO_ANNOTATIONS };
+
 /** kube's validator.Validate for one binding and param. */
 function validate(p: CompiledValidatingPolicy, act: Activation, fp: string): ValidateResult {
   const onError = (message: string): Decision => ({ action: fp === 'Ignore' ? 'admit' : 'deny', message });
+  if (p.matchConditions.length === 0 && p.validations.length === 1 && p.auditAnnotations.length === 0) {
+    // The common shape (one validation): no intermediate arrays.
+    const v = p.validations[0]!;
+    const ev = new Evaluation(act, p.variables, RUNTIME_CEL_COST_BUDGET);
+    let r: EvalResult;
+    try {
+      r = ev.run(v.compiled);
+    } catch (e) {
+      if (!(e instanceof OutOfBudget)) throw e;
+      return { decisions: [onError(e.message)], annotations: NO_ANNOTATIONS };
+    }
+    if (r.error === undefined && r.value === true) return ADMIT_ONE;
+  }
   if (p.matchConditions.length) {
     const ev = new Evaluation(act, p.variables, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS);
     const errs: string[] = [];
