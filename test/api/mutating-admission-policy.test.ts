@@ -104,3 +104,22 @@ void test('with the feature gate off the plugin does nothing, even with the API 
     await srv.stop();
   }
 });
+
+void test('writes are validated: a mutation expression that does not compile is a 422 naming its field', async () => {
+  const r = await on.request('POST', `${AR}/mutatingadmissionpolicies`, { body: policy('bad-mutation', [
+    { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: object.nope(}}' } },
+    { patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'add', path: '/data/x', value: undefinedThing}]" } },
+  ]) });
+  assert.equal(r.status, 422, r.text);
+  const causes = r.json().details.causes as Array<{ field: string; reason: string; message: string }>;
+  assert.deepEqual(causes.map((c) => [c.field, c.reason]), [
+    ['spec.mutations[0].applyConfiguration.expression', 'FieldValueInvalid'],
+    ['spec.mutations[1].jsonPatch.expression', 'FieldValueInvalid'],
+  ]);
+  assert.match(causes[1]!.message, /undeclared reference to 'undefinedThing'/);
+  // Object construction in variables compiles as it will at admission.
+  const ok = await on.request('POST', `${AR}/mutatingadmissionpolicies`, { body: policy('object-variable', [
+    { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'variables.patch' } },
+  ], { variables: [{ name: 'patch', expression: "Object{data: {'v': 'yes'}}" }] }) });
+  assert.equal(ok.status, 201, ok.text);
+});

@@ -236,3 +236,53 @@ void test('writes of policies and bindings are validated (422 with kube\'s cause
   const none = await srv.request('POST', `${AR}/validatingadmissionpolicybindings`, { body: binding('no-actions', 'p', { validationActions: [] }) });
   assert.match(none.json().message, /spec.validationActions: Required value: at least one validation action is required/);
 });
+
+void test('matchConditions compile with params (when the policy has a paramKind) but without variables; binding paths as kube spells them', async () => {
+  const withParams = policy('mc-params', {
+    paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+    matchConditions: [{ name: 'enabled', expression: "params.data.enabled == 'true'" }],
+    variables: [{ name: 'n', expression: 'object.metadata.name' }],
+    validations: [{ expression: 'variables.n != ""' }],
+  });
+  assert.equal((await srv.request('POST', `${AR}/validatingadmissionpolicies`, { body: withParams })).status, 201);
+  const noParams = policy('mc-no-params', {
+    matchConditions: [{ name: 'p', expression: "params.data.enabled == 'true'" }, { name: 'v', expression: 'variables.n == ""' }, { name: 'p', expression: "'x'" }],
+    variables: [{ name: 'n', expression: 'object.metadata.name' }],
+    validations: [{ expression: 'true' }],
+  });
+  const r = await srv.request('POST', `${AR}/validatingadmissionpolicies`, { body: noParams });
+  assert.equal(r.status, 422);
+  const causes = r.json().details.causes as Array<{ field: string; reason: string; message: string }>;
+  assert.deepEqual(causes.map((c) => [c.field, c.reason]), [
+    ['spec.matchConditions[0].expression', 'FieldValueInvalid'],
+    ['spec.matchConditions[1].expression', 'FieldValueInvalid'],
+    ['spec.matchConditions[2].expression', 'FieldValueInvalid'],
+    ['spec.matchConditions[2].name', 'FieldValueDuplicate'],
+  ]);
+  assert.match(causes[0]!.message, /undeclared reference to 'params'/);
+  assert.match(causes[1]!.message, /undeclared reference to 'variables'/);
+  assert.match(causes[2]!.message, /must evaluate to bool but got string/);
+  const b = await srv.request('POST', `${AR}/validatingadmissionpolicybindings`, { body: binding('bad-mr', 'p', { matchResources: { matchPolicy: 'Sometimes' } }) });
+  assert.equal(b.status, 422);
+  assert.equal(b.json().details.causes[0].field, 'spec.matchResouces.matchPolicy');
+});
+
+void test('defaults are written as kube writes them: failurePolicy, matchPolicy, selectors, rule scope', async () => {
+  const p = {
+    apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'defaulted' },
+    spec: { matchConstraints: { resourceRules: rules(['configmaps']) }, validations: [{ expression: 'true' }] },
+  };
+  const r = await srv.request('POST', `${AR}/validatingadmissionpolicies`, { body: p });
+  assert.equal(r.status, 201, r.text);
+  const spec = r.json().spec;
+  assert.equal(spec.failurePolicy, 'Fail');
+  assert.deepEqual(spec.matchConstraints, {
+    namespaceSelector: {}, objectSelector: {}, matchPolicy: 'Equivalent',
+    resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['configmaps'], scope: '*' }],
+  });
+  const b = await srv.request('POST', `${AR}/validatingadmissionpolicybindings`, { body: binding('defaulted', 'defaulted', { matchResources: { resourceRules: rules(['configmaps']) } }) });
+  assert.equal(b.status, 201, b.text);
+  assert.equal(b.json().spec.matchResources.matchPolicy, 'Equivalent');
+  assert.deepEqual(b.json().spec.matchResources.namespaceSelector, {});
+  assert.equal(b.json().spec.matchResources.resourceRules[0].scope, '*');
+});

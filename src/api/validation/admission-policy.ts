@@ -11,9 +11,10 @@
  * the selectors are only checked for allowed values when present.
  */
 import { compileCel, CelCompileError, type CelType } from '../../cel/index.ts';
+import { rewriteObjectLiterals } from '../../cel/object-literals.ts';
 import { FieldError, field } from '../../machinery/errors.ts';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName } from '../../machinery/validation/names.ts';
-import { validateMatchConditions, validateRuleWithOperations } from './admissionregistration.ts';
+import { validateRuleWithOperations } from './admissionregistration.ts';
 import { goInvalid, goStrings } from './go-render.ts';
 import { type J, arr, isSet, obj, str, validateLabelSelector } from './util.ts';
 
@@ -50,14 +51,15 @@ const BASE: Record<string, CelType> = {
 
 interface Env {
   hasParams: boolean;
-  variables: Record<string, CelType>;
+  /** The composited variables so far; undefined where kube compiles without them (matchConditions). */
+  variables: Record<string, CelType> | undefined;
 }
 
 function decls(env: Env, authorizer: boolean): Record<string, CelType> {
   const d: Record<string, CelType> = { ...BASE };
   if (env.hasParams) d['params'] = 'dyn';
   if (authorizer) d['authorizer'] = { opaque: 'kubernetes.authorization.Authorizer' };
-  d['variables'] = { object: 'kubernetes.variables', fields: { ...env.variables } };
+  if (env.variables) d['variables'] = { object: 'kubernetes.variables', fields: { ...env.variables } };
   return d;
 }
 
@@ -147,7 +149,7 @@ export function validateMatchResources(mr: unknown, path: string): FieldError[] 
 }
 
 /** Variables in order: each compiled against the ones before it (kube's composited compiler). */
-function validateVariables(vars: unknown, env: Env, path: string): FieldError[] {
+function validateVariables(vars: unknown, env: Env, path: string, mutating: boolean): FieldError[] {
   const errs: FieldError[] = [];
   arr(vars).forEach((raw, i) => {
     const v = obj(raw);
@@ -160,14 +162,44 @@ function validateVariables(vars: unknown, env: Env, path: string): FieldError[] 
       errs.push(field.required(`${p}.expression`, 'expression is not specified'));
       return;
     }
-    const r = compile(expr, env, true, ['any']);
+    const r = compile(mutating ? rewriteObjectLiterals(expr) : expr, env, true, ['any']);
     if (r.error !== undefined) errs.push(field.invalid(`${p}.expression`, expr, r.error));
-    if (name) env.variables[name] = plainType(r.type);
+    if (name) env.variables![name] = plainType(r.type);
   });
   return errs;
 }
 
-function validateSpecCommon(spec: J, path: string): { errs: FieldError[]; env: Env } {
+/**
+ * A policy's matchConditions (kube's validateMatchConditions with the stateless compiler): at most 64, unique
+ * qualified names, expressions that compile to bool with `params` (when the policy has a paramKind) and
+ * `authorizer`, but no composited variables.
+ */
+function validatePolicyMatchConditions(conditions: unknown, hasParams: boolean, path: string): FieldError[] {
+  const list = arr(conditions);
+  const errs: FieldError[] = [];
+  if (list.length > 64) errs.push(new FieldError('FieldValueTooMany', path, 'must have at most 64 items', list.length, false));
+  const names = new Set<string>();
+  list.forEach((raw, i) => {
+    const c = obj(raw);
+    const p = `${path}[${i}]`;
+    const expr = str(c['expression']).trim();
+    if (!expr) errs.push(field.required(`${p}.expression`));
+    else {
+      const r = compile(expr, { hasParams, variables: undefined }, true, ['bool']);
+      if (r.error !== undefined) errs.push(field.invalid(`${p}.expression`, expr, r.error));
+    }
+    const name = str(c['name']);
+    if (!name) errs.push(field.required(`${p}.name`));
+    else {
+      for (const m of isQualifiedName(name)) errs.push(field.invalid(`${p}.name`, name, m));
+      if (names.has(name)) errs.push(field.duplicate(`${p}.name`, name));
+      names.add(name);
+    }
+  });
+  return errs;
+}
+
+function validateSpecCommon(spec: J, path: string, mutating = false): { errs: FieldError[]; env: Env } {
   const errs: FieldError[] = [];
   const fp = spec['failurePolicy'];
   if (isSet(fp) && !FAILURE_POLICIES.includes(str(fp))) errs.push(field.notSupported(`${path}.failurePolicy`, fp, FAILURE_POLICIES));
@@ -178,9 +210,9 @@ function validateSpecCommon(spec: J, path: string): { errs: FieldError[]; env: E
     errs.push(...validateMatchResources(spec['matchConstraints'], `${path}.matchConstraints`));
     if (arr(obj(spec['matchConstraints'])['resourceRules']).length === 0) errs.push(field.required(`${path}.matchConstraints.resourceRules`));
   }
-  errs.push(...validateMatchConditions(spec['matchConditions'], `${path}.matchConditions`));
+  errs.push(...validatePolicyMatchConditions(spec['matchConditions'], hasParams, `${path}.matchConditions`));
   const env: Env = { hasParams, variables: {} };
-  errs.push(...validateVariables(spec['variables'], env, `${path}.variables`));
+  errs.push(...validateVariables(spec['variables'], env, `${path}.variables`, mutating));
   return { errs, env };
 }
 
@@ -266,7 +298,8 @@ function validateBindingCommon(spec: J): FieldError[] {
   if (!policy) errs.push(field.required('spec.policyName'));
   else for (const m of isDNS1123Subdomain(policy)) errs.push(field.invalid('spec.policyName', policy, m));
   errs.push(...validateParamRef(spec['paramRef'], 'spec.paramRef'));
-  errs.push(...validateMatchResources(spec['matchResources'], 'spec.matchResources'));
+  // kube reports binding matchResources errors under this misspelt path (validateValidatingAdmissionPolicyBindingSpec).
+  errs.push(...validateMatchResources(spec['matchResources'], 'spec.matchResouces'));
   return errs;
 }
 
@@ -305,7 +338,7 @@ const REINVOCATION = ['IfNeeded', 'Never'];
 
 export function validateMutatingAdmissionPolicy(p: J): FieldError[] {
   const spec = obj(p['spec']);
-  const { errs, env } = validateSpecCommon(spec, 'spec');
+  const { errs, env } = validateSpecCommon(spec, 'spec', true);
   const rp = spec['reinvocationPolicy'];
   if (isSet(rp) && rp !== '' && !REINVOCATION.includes(str(rp))) errs.push(field.notSupported('spec.reinvocationPolicy', rp, REINVOCATION));
   const mutations = arr(spec['mutations']);
@@ -319,16 +352,23 @@ export function validateMutatingAdmissionPolicy(p: J): FieldError[] {
     if (t === 'ApplyConfiguration') {
       const expr = str(obj(m['applyConfiguration'])['expression']);
       if (!expr.trim()) errs.push(field.required(`${p0}.applyConfiguration.expression`, 'expression is not specified'));
+      else errs.push(...mutationCompileErrors(expr, env, `${p0}.applyConfiguration.expression`));
       if (isSet(m['jsonPatch'])) errs.push(field.invalid(`${p0}.jsonPatch`, m['jsonPatch'], 'must not be specified when patchType is ApplyConfiguration'));
     }
     if (t === 'JSONPatch') {
       const expr = str(obj(m['jsonPatch'])['expression']);
       if (!expr.trim()) errs.push(field.required(`${p0}.jsonPatch.expression`, 'expression is not specified'));
+      else errs.push(...mutationCompileErrors(expr, env, `${p0}.jsonPatch.expression`));
       if (isSet(m['applyConfiguration'])) errs.push(field.invalid(`${p0}.applyConfiguration`, m['applyConfiguration'], 'must not be specified when patchType is JSONPatch'));
     }
   });
-  void env;
   return errs;
+}
+
+/** A mutation expression compiled as the plugin will (object literals rewritten): kube's compilation error text. */
+function mutationCompileErrors(expr: string, env: Env, path: string): FieldError[] {
+  const r = compile(rewriteObjectLiterals(expr), env, true, ['any']);
+  return r.error === undefined ? [] : [field.invalid(path, expr, r.error)];
 }
 
 export function validateMutatingAdmissionPolicyBinding(b: J): FieldError[] {
