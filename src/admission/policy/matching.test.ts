@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errors } from '../../machinery/errors.ts';
-import { isExemptAdmissionConfiguration, labelSelectorMatches, matchResources, ruleMatches, type MatchAttributes, type MatchDeps } from './matching.ts';
+import { isExemptAdmissionConfiguration, labelSelectorMatches, matchResources, requestScopedDeps, ruleMatches, selectorIsEmpty, type MatchAttributes, type MatchDeps } from './matching.ts';
 
 function attrs(over: Partial<MatchAttributes> = {}): MatchAttributes {
   return {
@@ -69,4 +69,27 @@ void test('matchResources: selectors, exclusions, resourceNames, matchPolicy Equ
 void test('admission configuration kinds are exempt', () => {
   assert.equal(isExemptAdmissionConfiguration({ kind: { group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingAdmissionPolicyBinding' } }), true);
   assert.equal(isExemptAdmissionConfiguration({ kind: { group: 'apps', version: 'v1', kind: 'Deployment' } }), false);
+});
+
+void test('requestScopedDeps: equivalents and kinds are looked up once per request; selectorIsEmpty', async () => {
+  let equivalentCalls = 0;
+  let kindCalls = 0;
+  const scoped = requestScopedDeps({
+    ...deps,
+    equivalents: (r, s) => { equivalentCalls++; return deps.equivalents(r, s); },
+    kindFor: (r, s) => { kindCalls++; return deps.kindFor(r, s); },
+  });
+  const hpa = attrs({ kind: { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' }, resource: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' } });
+  const v1Rule = { resourceRules: [{ apiGroups: ['autoscaling'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['horizontalpodautoscalers'] }] };
+  for (let i = 0; i < 5; i++) {
+    const m = await matchResources(v1Rule, hpa, scoped);
+    assert.equal(m.matches, true);
+    assert.deepEqual(m.resource, { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers' });
+  }
+  assert.equal(equivalentCalls, 1);
+  assert.equal(kindCalls, 1);
+  assert.equal(selectorIsEmpty(undefined), true);
+  assert.equal(selectorIsEmpty({ matchLabels: {} }), true);
+  assert.equal(selectorIsEmpty({ matchLabels: { a: 'b' } }), false);
+  assert.equal(selectorIsEmpty({ matchExpressions: [{ key: 'a', operator: 'Exists' }] }), false);
 });
