@@ -6,6 +6,7 @@ import type { Admission, AdmissionAttributes, AdmissionOperation } from '../regi
 import type { RestRegistry } from '../registry/rest.ts';
 import type { Catalog } from '../api/catalog.ts';
 import type { Authorizer } from '../request/authorizer.ts';
+import type { ResourceDef } from '../api/types.ts';
 
 export type { Admission, AdmissionAttributes, AdmissionOperation };
 
@@ -35,6 +36,11 @@ export interface PluginContext {
   /** The server's authorizer (ValidatingAdmissionPolicy's `authorizer`, OwnerReferencesPermissionEnforcement). */
   readonly authorizer: () => Authorizer;
   readonly featureEnabled: (gate: string) => boolean;
+  /**
+   * The served resources, custom resources included (kube's RESTMapper: kinds → resources, and the equivalent
+   * resources matchPolicy Equivalent considers). Absent in tests that build a chain without a catalog.
+   */
+  readonly resources?: () => readonly ResourceDef[];
   /**
    * The plugin's configuration from `--admission-control-config-file` (the parsed object: embedded
    * `configuration` or the file at `path`), undefined when none was given.

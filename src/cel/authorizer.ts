@@ -1,17 +1,19 @@
 /**
- * `authorizer` and `authorizer.requestResource` for admission expressions (kube's NewAuthorizerVal and
- * NewResourceAuthorizerVal). {@link withAuthorizer} runs a synchronous evaluation against an authorizer that may
- * answer asynchronously: checks the evaluation needs are recorded, asked, and the evaluation runs again with the
- * decisions known (each check is asked once per session; kube asks the same authorizer synchronously).
+ * `authorizer` (with `authorizer.requestResource`) for expressions outside admission policies, e.g. webhook match
+ * conditions (kube's NewAuthorizerVal and NewResourceAuthorizerVal), on the authz library of lib/authz.ts.
+ * {@link withAuthorizer} runs a synchronous evaluation against an authorizer that may answer asynchronously: the
+ * checks an evaluation needs are asked, and the evaluation runs again with the decisions known (each check is
+ * asked once per session; kube asks the same authorizer synchronously).
  */
-import type { Attributes, Authorizer, Decision } from '../request/authorizer.ts';
+import type { Authorizer } from '../request/authorizer.ts';
 import type { UserInfo } from '../machinery/objects.ts';
 import type { CelType } from './contract.ts';
-import { AUTHORIZER_TYPE, CelAuthorizer, CelResourceCheck, RESOURCE_CHECK_TYPE, type AuthzSessionLike } from './lib/authz.ts';
+import { CelAuthorizer, CelResourceCheck, type AuthzAnswer, type AuthzCheck, type CelAuthorizerBackend, selectorAttributes } from './lib/authz.ts';
 
 /** The two variables (kube declares them whenever HasAuthorizer). */
 export function authorizerVariables(): Record<string, CelType> {
-  return { authorizer: { opaque: AUTHORIZER_TYPE }, 'authorizer.requestResource': { opaque: RESOURCE_CHECK_TYPE } };
+  // `authorizer.requestResource` is a field of the authorizer value in lib/authz.ts.
+  return { authorizer: { opaque: 'kubernetes.authorization.Authorizer' } };
 }
 
 /** The resource of the request for `authorizer.requestResource`. */
@@ -26,41 +28,39 @@ export interface RequestResourceSpec {
 /** An evaluation gives up after this many rounds of new checks (kube's cost budget allows far fewer checks). */
 const MAX_ROUNDS = 32;
 
-const attributesKey = (a: Attributes): string => JSON.stringify([
-  a.user.username, a.user.uid ?? '', a.user.groups ?? [], a.user.extra ?? {}, a.verb, a.isResourceRequest, a.path, a.apiGroup,
-  a.apiVersion, a.namespace, a.resource, a.subresource, a.name, a.fieldSelectorRequirements ?? null, a.fieldSelectorParsingError ?? null,
-  a.labelSelectorRequirements ?? null, a.labelSelectorParsingError ?? null,
-]);
+class Session implements CelAuthorizerBackend {
+  readonly #answers = new Map<string, AuthzAnswer>();
+  readonly pending: Promise<unknown>[] = [];
 
-class Session implements AuthzSessionLike {
-  readonly #decisions = new Map<string, Decision>();
-  readonly #pending = new Map<string, Attributes>();
+  constructor(private readonly authorizer: Authorizer, private readonly user: UserInfo) {}
 
-  constructor(private readonly authorizer: Authorizer) {}
-
-  decision(attrs: Attributes): Decision | undefined {
-    const key = attributesKey(attrs);
-    const d = this.#decisions.get(key);
-    if (!d) this.#pending.set(key, attrs);
-    return d;
-  }
-
-  get hasPending(): boolean {
-    return this.#pending.size > 0;
-  }
-
-  async resolve(): Promise<void> {
-    const pending = [...this.#pending];
-    this.#pending.clear();
-    await Promise.all(pending.map(async ([key, attrs]) => {
-      let d: Decision;
-      try {
-        d = await this.authorizer.authorize(attrs);
-      } catch (e) {
-        d = { kind: 'no-opinion', reason: '', error: (e as Error)?.message ?? String(e) };
-      }
-      this.#decisions.set(key, d);
-    }));
+  check(c: AuthzCheck): AuthzAnswer {
+    const key = JSON.stringify(c);
+    const known = this.#answers.get(key);
+    if (known) return known;
+    const user = c.serviceAccount
+      ? { username: `system:serviceaccount:${c.serviceAccount.namespace}:${c.serviceAccount.name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${c.serviceAccount.namespace}`], uid: '', extra: {} }
+      : this.user;
+    const store = (d: { kind: string; reason?: string; error?: string }): AuthzAnswer => {
+      const a: AuthzAnswer = { decision: d.kind === 'allow' ? 'allow' : d.kind === 'deny' ? 'deny' : 'no-opinion', reason: d.reason ?? '', error: d.error ?? '' };
+      this.#answers.set(key, a);
+      return a;
+    };
+    let out;
+    try {
+      out = this.authorizer.authorize({
+        user, verb: c.verb, isResourceRequest: c.isResourceRequest, path: c.path, apiGroup: c.apiGroup, apiVersion: '*', namespace: c.namespace,
+        resource: c.resource, subresource: c.subresource, name: c.name, ...selectorAttributes(c),
+      });
+    } catch (e) {
+      return store({ kind: 'no-opinion', error: (e as Error)?.message ?? String(e) });
+    }
+    if (out instanceof Promise) {
+      this.pending.push(out.then(store, (e: unknown) => store({ kind: 'no-opinion', error: (e as Error)?.message ?? String(e) })));
+      // A placeholder until the answer is in; that evaluation is thrown away and run again.
+      return { decision: 'no-opinion', reason: '', error: 'pending' };
+    }
+    return store(out);
   }
 }
 
@@ -73,20 +73,27 @@ export async function withAuthorizer<T>(
   evaluate: (vars: Record<string, unknown>) => T,
 ): Promise<T> {
   if (!authorizer) return evaluate({});
-  const session = new Session(authorizer);
-  const authz = new CelAuthorizer(session, user);
-  const vars: Record<string, unknown> = { authorizer: authz };
+  const session = new Session(authorizer, user);
+  const authz = new CelAuthorizer(session);
   if (requestResource) {
     const r = requestResource;
     authz.requestResource = new CelResourceCheck(authz, r.group, r.resource, r.subresource, r.namespace, r.name);
-    vars['authorizer.requestResource'] = authz.requestResource;
   }
+  const vars: Record<string, unknown> = { authorizer: authz };
   for (let round = 0; ; round++) {
+    let out: T | undefined;
+    let failure: unknown;
+    let failed = false;
     try {
-      return evaluate(vars);
+      out = evaluate(vars);
     } catch (e) {
-      if (!session.hasPending || round >= MAX_ROUNDS) throw e;
-      await session.resolve();
+      failed = true;
+      failure = e;
     }
+    if (session.pending.length === 0 || round >= MAX_ROUNDS) {
+      if (failed) throw failure;
+      return out as T;
+    }
+    await Promise.all(session.pending.splice(0));
   }
 }

@@ -11,7 +11,10 @@ export type CelType =
   | { readonly map: CelType }
   /** `optional_type(T)` (e.g. `oldSelf` under `optionalOldSelf: true`): an absent variable is `optional.none()`. */
   | { readonly optional: CelType }
-  /** A library's opaque type by its kube name (`kubernetes.authorization.Authorizer`): values pass through as they are. */
+  /**
+   * A library type with methods only (kube's receiver-only values, e.g. `kubernetes.authorization.Authorizer`):
+   * the value is passed through as the library's own class instance.
+   */
   | { readonly opaque: string }
   | CelObjectType;
 
@@ -58,7 +61,11 @@ export interface CelProgram {
   readonly estimatedCost: CelCost;
   /** The checked result type (e.g. 'bool' for validation rules, 'string' for messageExpression). */
   readonly resultType: string;
-  evaluate(vars: Readonly<Record<string, unknown>>, opts?: { readonly costLimit?: number }): { value: unknown; cost: number };
+  /**
+   * `raw: true` returns the CEL runtime value unconverted (for callers that feed it to another expression, e.g.
+   * admission policies' composited variables); the default converts it to a JSON-like value.
+   */
+  evaluate(vars: Readonly<Record<string, unknown>>, opts?: { readonly costLimit?: number; readonly raw?: boolean }): { value: unknown; cost: number };
 }
 
 export class CelCompileError extends Error {

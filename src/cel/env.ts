@@ -5,7 +5,7 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { CelObjectType, CelProfile, CelType } from './contract.ts';
-import { celEquals, listEquals, objectClass } from './values.ts';
+import { CelObject, celEquals, listEquals, NULL_OBJECT, objectClass } from './values.ts';
 import { registerLibraries } from './lib/index.ts';
 
 type CelJsEnv = InstanceType<typeof Environment>;
@@ -81,6 +81,7 @@ class TypeRegistrar {
       const inner = this.canonical(type.optional);
       return inner === type.optional ? type : { optional: inner };
     }
+    if ('opaque' in type) return type;
     const key = JSON.stringify(type);
     const seen = this.#byStructure.get(key);
     if (seen) return seen;
@@ -122,6 +123,9 @@ class TypeRegistrar {
     this.env.registerType(name, { ctor: objectClass(type), fields });
     this.fields.set(name, fields);
     this.env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => celEquals(a, b));
+    // cel-go lets null compare with object types (null is assignable to them): `namespaceObject == null`.
+    // A variable declared with an object type but null at run time carries NULL_OBJECT (cel-js checks types).
+    this.env.registerOperator(`${name} == null`, ((a: unknown, b: unknown) => a === b || (b === null && a instanceof CelObject && a.raw === NULL_OBJECT)) as never);
     return name;
   }
 

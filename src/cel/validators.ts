@@ -52,12 +52,17 @@ function checkLiteral(fn: string, arg: Node | undefined, issues: Issue[]): void 
   if (!ok) issues.push({ pos: arg.pos ?? 0, message: `invalid ${fn} argument` });
 }
 
+/** cel-go's isAssignable as the homogeneity check uses it: dyn on either side is assignable. */
+function assignable(a: string, b: string): boolean {
+  return a === b || a === 'dyn' || b === 'dyn';
+}
+
 function checkHomogeneous(n: Node, issues: Issue[]): void {
   if (n.op === 'list') {
     const elems = n.args as Node[];
     const first = elems[0];
     for (const e of elems.slice(1)) {
-      if (first && typeName(e) !== typeName(first)) {
+      if (first && !assignable(typeName(first), typeName(e))) {
         issues.push({ pos: e.pos ?? 0, message: `expected type '${typeName(first)}' but found '${typeName(e)}'` });
         break;
       }
@@ -66,8 +71,8 @@ function checkHomogeneous(n: Node, issues: Issue[]): void {
     const entries = n.args as Array<[Node, Node]>;
     const first = entries[0];
     for (const [k, v] of entries.slice(1)) {
-      if (first && typeName(k) !== typeName(first[0])) issues.push({ pos: k.pos ?? 0, message: `expected type '${typeName(first[0])}' but found '${typeName(k)}'` });
-      if (first && typeName(v) !== typeName(first[1])) issues.push({ pos: v.pos ?? 0, message: `expected type '${typeName(first[1])}' but found '${typeName(v)}'` });
+      if (first && !assignable(typeName(first[0]), typeName(k))) issues.push({ pos: k.pos ?? 0, message: `expected type '${typeName(first[0])}' but found '${typeName(k)}'` });
+      if (first && !assignable(typeName(first[1]), typeName(v))) issues.push({ pos: v.pos ?? 0, message: `expected type '${typeName(first[1])}' but found '${typeName(v)}'` });
     }
   }
 }

@@ -48,6 +48,12 @@ export abstract class CelObject extends Map<string, unknown> {
   }
 }
 
+/**
+ * Pass this as the value of a variable declared with an object type to make it null (kube's `namespaceObject`
+ * for cluster-scoped requests): it compares equal to null and has no fields.
+ */
+export const NULL_OBJECT: Readonly<Record<string, unknown>> = Object.freeze({});
+
 type ObjectCtor = new (raw: Readonly<Record<string, unknown>>) => CelObject;
 const classes = new WeakMap<CelObjectType, ObjectCtor>();
 
@@ -64,21 +70,25 @@ export function objectClass(type: CelObjectType): ObjectCtor {
 }
 
 /**
- * A one-entry cache of the last top-level conversion: callers evaluate several rules over the same `self` in a
- * row, so they share one lazily converted object. (A WeakMap keyed by every object made GC dominate.)
+ * A small cache of the last top-level conversions: callers evaluate several rules over the same `self` (or, for
+ * admission policies, the same object, request and namespace) in a row, so they share one lazily converted
+ * value. A few entries, not a WeakMap keyed by every object (that made GC dominate).
  */
-let lastRaw: object | undefined;
-let lastType: CelType | undefined;
-let lastConverted: unknown;
+const CACHE_SIZE = 8;
+const cacheRaw: Array<object | undefined> = new Array(CACHE_SIZE);
+const cacheType: Array<CelType | undefined> = new Array(CACHE_SIZE);
+const cacheValue: unknown[] = new Array(CACHE_SIZE);
+let cacheNext = 0;
 
-/** Convert a variable's JSON-like value to the cel-js value for `type`, reusing the previous conversion of it. */
+/** Convert a variable's JSON-like value to the cel-js value for `type`, reusing a recent conversion of it. */
 export function variableToCel(v: unknown, type: CelType): unknown {
   if (typeof v === 'object' && v !== null && typeof type === 'object') {
-    if (v === lastRaw && type === lastType) return lastConverted;
+    for (let i = 0; i < CACHE_SIZE; i++) if (cacheRaw[i] === v && cacheType[i] === type) return cacheValue[i];
     const converted = toCel(v, type);
-    lastRaw = v;
-    lastType = type;
-    lastConverted = converted;
+    cacheRaw[cacheNext] = v;
+    cacheType[cacheNext] = type;
+    cacheValue[cacheNext] = converted;
+    cacheNext = (cacheNext + 1) % CACHE_SIZE;
     return converted;
   }
   return toCel(v, type);
@@ -93,11 +103,12 @@ export function toCel(v: unknown, type: CelType): unknown {
   }
   if (v === null || v === undefined) return null;
   if (typeof type === 'string') return scalarToCel(v, type);
+  if ('opaque' in type) return v;
   if (typeof v === 'object' && !(v instanceof Date) && !(v instanceof Uint8Array)) return containerToCel(v, type);
   return dynToCel(v);
 }
 
-function containerToCel(v: object, type: Exclude<CelType, string | { readonly optional: CelType }>): unknown {
+function containerToCel(v: object, type: Exclude<CelType, string | { readonly optional: CelType } | { readonly opaque: string }>): unknown {
   if ('list' in type) {
     if (!Array.isArray(v)) return dynToCel(v);
     const items = v.map((e) => toCel(e, type.list));
@@ -155,6 +166,9 @@ export function dynToCel(v: unknown): unknown {
       if (v === null) return null;
       if (Array.isArray(v)) return v.map(dynToCel);
       if (v instanceof Map || v instanceof CelObject || v instanceof Date || v instanceof Uint8Array) return v;
+      // Values of library types (quantities, IPs, authorizer checks, …) are CEL values already.
+      const proto = Object.getPrototypeOf(v) as unknown;
+      if (proto !== Object.prototype && proto !== null) return v;
       const m = new Map<string, unknown>();
       for (const [k, e] of Object.entries(v)) m.set(k, dynToCel(e));
       return m;
@@ -174,6 +188,7 @@ export function fromCel(v: unknown): unknown {
       if (Array.isArray(v)) return v.map(fromCel);
       if (v instanceof Set) return [...v].map(fromCel);
       if (v instanceof CelObject) {
+        if (v.raw === NULL_OBJECT) return null;
         const out: Record<string, unknown> = {};
         for (const k of v.presentKeys()) out[v.jsonName(k)] = fromCel(v.get(k));
         return out;

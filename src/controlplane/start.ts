@@ -162,7 +162,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     // Admission: every write through the registry (controllers' and bootstrap's too, as kube's loopback client's)
     // goes through the chain from here on.
     const admission = await buildAdmission({
-      options: o.admission, registry, catalog, authorizer: () => chainOf().authorizer, featureEnabled: (g) => gates.enabled(g),
+      options: o.admission, registry, catalog, authorizer: () => chainOf().authorizer, featureEnabled: (g) => gates.enabled(g), resources: () => catalog.all(),
       lookupKind: (g, v, k) => {
         const def = catalog.lookupKind(g, v, k);
         return def && !def.virtual ? { resource: def.resource, namespaced: def.namespaced } : undefined;

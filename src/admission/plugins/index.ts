@@ -5,3 +5,5 @@ import './builtin.ts';
 import './pod-security/index.ts';
 import './quota-and-limits.ts';
 import './webhooks.ts';
+import './validating-admission-policy.ts';
+import './mutating-admission-policy.ts';

@@ -41,6 +41,10 @@ import {
   validateMutatingWebhookConfiguration, validateMutatingWebhookConfigurationUpdate, validateValidatingWebhookConfiguration,
   validateValidatingWebhookConfigurationUpdate,
 } from './admissionregistration.ts';
+import {
+  validateMutatingAdmissionPolicy, validateMutatingAdmissionPolicyBinding, validateValidatingAdmissionPolicy, validateValidatingAdmissionPolicyBinding,
+  validateValidatingAdmissionPolicyStatus,
+} from './admission-policy.ts';
 import { validateCertificateSigningRequest, validateCertificateSigningRequestStatus } from './certificates.ts';
 import { validateRuntimeClass, validateRuntimeClassUpdate } from './node.ts';
 import { validateCSIDriver, validateCSIDriverUpdate, validateVolumeAttachment, validateVolumeAttachmentUpdate } from './storage-more.ts';
@@ -117,6 +121,10 @@ const REGISTRY: Record<string, KindValidators> = {
   'scheduling.k8s.io/PriorityClass': kind(validatePriorityClass, validatePriorityClassUpdate),
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': kind(validateValidatingWebhookConfiguration, validateValidatingWebhookConfigurationUpdate),
   'admissionregistration.k8s.io/MutatingWebhookConfiguration': kind(validateMutatingWebhookConfiguration, validateMutatingWebhookConfigurationUpdate),
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy': kind(validateValidatingAdmissionPolicy, undefined, { status: validateValidatingAdmissionPolicyStatus }),
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': kind(validateValidatingAdmissionPolicyBinding),
+  'admissionregistration.k8s.io/MutatingAdmissionPolicy': kind(validateMutatingAdmissionPolicy),
+  'admissionregistration.k8s.io/MutatingAdmissionPolicyBinding': kind(validateMutatingAdmissionPolicyBinding),
   'certificates.k8s.io/CertificateSigningRequest': kind(validateCertificateSigningRequest, undefined, {
     status: validateCertificateSigningRequestStatus, approval: validateCertificateSigningRequestStatus,
   }),

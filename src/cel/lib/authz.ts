@@ -1,131 +1,173 @@
 /**
- * kube's authz library (apiserver/pkg/cel/library/authz.go) and its selector extension: `authorizer.path(p)`,
- * `authorizer.group(g).resource(r)[.subresource(s)][.namespace(ns)][.name(n)][.fieldSelector(f)]
- * [.labelSelector(l)].check(verb)`, `authorizer.serviceAccount(ns, name)`, and the Decision accessors
- * `allowed()`, `reason()`, `errored()`, `error()`. A check costs 350000 (kube's fixed authorization cost).
+ * kube's authorizer library (apiserver/pkg/cel/library/authz.go) for admission expressions: the `authorizer`
+ * variable (`kubernetes.authorization.Authorizer`) builds checks —
+ *   authorizer.path('/healthz').check('get')
+ *   authorizer.group('apps').resource('deployments').subresource('scale').namespace('ns').name('n').check('update')
+ *   authorizer.serviceAccount('ns', 'sa').group('')…   (the same checks as that service account)
+ *   authorizer.requestResource.check('delete')          (the request's own resource, as a ResourceCheck)
+ * and a check returns a `kubernetes.authorization.Decision` with allowed(), reason(), errored(), error().
+ * fieldSelector/labelSelector (kube's AuthzSelectors) narrow a resource check.
  *
- * Authorizers answer asynchronously and CEL evaluates synchronously, so a check runs against a session
- * (src/cel/authorizer.ts): a decision the session already has is returned; an unknown one is recorded and the
- * evaluation fails with {@link PendingAuthorization}, and the session's caller asks the authorizer and evaluates
- * again. CEL's error-absorbing `&&`, `||` and comprehensions make a result reached without a pending decision the
- * same result the decision would have given.
+ * The decision comes from a `CelAuthorizerBackend` the caller supplies. CEL evaluation is synchronous here, so
+ * a backend whose answer is not known yet (an authorizer returning a promise) throws `AuthzPending`; the caller
+ * awaits the pending answers, caches them and evaluates again (CEL is pure, so the second run is the same
+ * expression with the answers known). Each check costs 350000 (kube: at most two checks in one expression
+ * under the per-call limit), the builders 1.
  */
-import type { Attributes, Decision } from '../../request/authorizer.ts';
-import type { UserInfo } from '../../machinery/objects.ts';
+import { charge, chargeTraversal } from '../runtime-cost.ts';
+import type { Attributes } from '../../request/authorizer.ts';
 import { parseFieldSelector } from '../../machinery/selectors/fields.ts';
 import { parseLabelSelector } from '../../machinery/selectors/labels.ts';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../machinery/validation/names.ts';
-import { charge } from '../runtime-cost.ts';
 import { celError, fn, opaqueType, type CelJsEnv } from './register.ts';
 
-export const AUTHORIZER_TYPE = 'kubernetes.authorization.Authorizer';
-export const PATH_CHECK_TYPE = 'kubernetes.authorization.PathCheck';
-export const GROUP_CHECK_TYPE = 'kubernetes.authorization.GroupCheck';
-export const RESOURCE_CHECK_TYPE = 'kubernetes.authorization.ResourceCheck';
-export const DECISION_TYPE = 'kubernetes.authorization.Decision';
-
-/** kube's fixed cost of one authorization check. */
-export const AUTHZ_CHECK_COST = 350_000;
-
-/** Thrown by a check whose decision the session does not have yet. */
-export class PendingAuthorization extends Error {
-  override name = 'PendingAuthorization';
+/** What a check asks (kube's authorizer.AttributesRecord, the user implied by the backend). */
+export interface AuthzCheck {
+  /** The user: undefined for the request's user, else the service account's `system:serviceaccount:<ns>:<name>`. */
+  readonly serviceAccount?: { readonly namespace: string; readonly name: string };
+  readonly verb: string;
+  readonly isResourceRequest: boolean;
+  readonly path: string;
+  readonly apiGroup: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly fieldSelector: string;
+  readonly labelSelector: string;
 }
 
-/** Decisions of one evaluation (src/cel/authorizer.ts fills them). */
-export interface AuthzSessionLike {
-  decision(attrs: Attributes): Decision | undefined;
+export interface AuthzAnswer {
+  readonly decision: 'allow' | 'deny' | 'no-opinion';
+  readonly reason: string;
+  readonly error: string;
 }
 
-export class CelAuthorizer {
-  /** `authorizer.requestResource` (a check on the request's own resource), when the environment has one. */
-  requestResource?: CelResourceCheck;
-  constructor(readonly session: AuthzSessionLike, readonly user: UserInfo) {}
+export interface CelAuthorizerBackend {
+  /** The answer, or throws AuthzPending while it is being computed. */
+  check(c: AuthzCheck): AuthzAnswer;
 }
 
-export class CelPathCheck {
-  constructor(readonly authz: CelAuthorizer, readonly path: string) {}
-}
-
-export class CelGroupCheck {
-  constructor(readonly authz: CelAuthorizer, readonly group: string) {}
-}
-
-export class CelResourceCheck {
-  constructor(
-    readonly authz: CelAuthorizer, readonly group: string, readonly resource: string, readonly subresource = '',
-    readonly namespace = '', readonly name = '', readonly fieldSelector = '', readonly labelSelector = '',
-  ) {}
-
-  with(o: Partial<Pick<CelResourceCheck, 'subresource' | 'namespace' | 'name' | 'fieldSelector' | 'labelSelector'>>): CelResourceCheck {
-    const v = { ...this, ...o };
-    return new CelResourceCheck(this.authz, v.group, v.resource, v.subresource, v.namespace, v.name, v.fieldSelector, v.labelSelector);
+/** Thrown out of an evaluation whose authorization answers are not all known yet. */
+export class AuthzPending extends Error {
+  override name = 'AuthzPending';
+  constructor(readonly wait: Promise<unknown>) {
+    super('authorization check pending');
   }
 }
 
+export class CelAuthorizer {
+  /**
+   * kube's `authorizer.requestResource` (declared there as a variable of that dotted name): a check of the
+   * request's own group, resource, sub-resource, namespace and name. Here a field of the authorizer.
+   */
+  requestResource: CelResourceCheck | undefined;
+  constructor(readonly backend: CelAuthorizerBackend, readonly serviceAccount?: { namespace: string; name: string }) {}
+}
+export class CelPathCheck {
+  constructor(readonly authz: CelAuthorizer, readonly path: string) {}
+}
+export class CelGroupCheck {
+  constructor(readonly authz: CelAuthorizer, readonly group: string) {}
+}
+export class CelResourceCheck {
+  constructor(
+    readonly authz: CelAuthorizer,
+    readonly group: string,
+    readonly resource: string,
+    readonly subresource = '',
+    readonly namespace = '',
+    readonly name = '',
+    readonly fieldSelector = '',
+    readonly labelSelector = '',
+  ) {}
+  with(f: Partial<Pick<CelResourceCheck, 'subresource' | 'namespace' | 'name' | 'fieldSelector' | 'labelSelector'>>): CelResourceCheck {
+    return new CelResourceCheck(this.authz, this.group, this.resource, f.subresource ?? this.subresource, f.namespace ?? this.namespace,
+      f.name ?? this.name, f.fieldSelector ?? this.fieldSelector, f.labelSelector ?? this.labelSelector);
+  }
+}
 export class CelDecision {
-  constructor(readonly d: Decision) {}
+  constructor(readonly answer: AuthzAnswer) {}
 }
 
-function decide(authz: CelAuthorizer, attrs: Attributes): CelDecision {
-  charge(AUTHZ_CHECK_COST - 1);
-  const d = authz.session.decision(attrs);
-  if (!d) throw new PendingAuthorization('authorization decision pending');
-  return new CelDecision(d);
-}
-
-function resourceAttributes(c: CelResourceCheck, verb: string): Attributes {
-  const a: { -readonly [K in keyof Attributes]?: Attributes[K] } = {
-    user: c.authz.user, verb, isResourceRequest: true, path: '', apiGroup: c.group, apiVersion: '*',
-    namespace: c.namespace, resource: c.resource, subresource: c.subresource, name: c.name,
-  };
+/** A check's selectors as the authorizer attributes carry them: parsed requirements, or the parse error. */
+export function selectorAttributes(c: AuthzCheck): Pick<Attributes, 'fieldSelectorRequirements' | 'fieldSelectorParsingError' | 'labelSelectorRequirements' | 'labelSelectorParsingError'> {
+  const out: { -readonly [K in 'fieldSelectorRequirements' | 'fieldSelectorParsingError' | 'labelSelectorRequirements' | 'labelSelectorParsingError']?: Attributes[K] } = {};
   if (c.fieldSelector) {
     try {
-      a.fieldSelectorRequirements = parseFieldSelector(c.fieldSelector).requirements;
+      out.fieldSelectorRequirements = parseFieldSelector(c.fieldSelector).requirements;
     } catch (e) {
-      a.fieldSelectorParsingError = (e as Error).message;
+      out.fieldSelectorParsingError = (e as Error).message;
     }
   }
   if (c.labelSelector) {
     try {
-      a.labelSelectorRequirements = parseLabelSelector(c.labelSelector).requirements;
+      out.labelSelectorRequirements = parseLabelSelector(c.labelSelector).requirements;
     } catch (e) {
-      a.labelSelectorParsingError = (e as Error).message;
+      out.labelSelectorParsingError = (e as Error).message;
     }
   }
-  return a as Attributes;
+  return out;
+}
+
+/** kube's cost of one authorization check. */
+export const AUTHZ_CHECK_COST = 350_000;
+
+function decide(authz: CelAuthorizer, c: Omit<AuthzCheck, 'serviceAccount'>): CelDecision {
+  charge(AUTHZ_CHECK_COST);
+  return new CelDecision(authz.backend.check(authz.serviceAccount ? { ...c, serviceAccount: authz.serviceAccount } : c));
+}
+
+const NONE = { path: '', apiGroup: '', resource: '', subresource: '', namespace: '', name: '', fieldSelector: '', labelSelector: '' };
+
+/** kube's JSONPatch library: `jsonpatch.escapeKey` escapes `~` and `/` for a JSON Pointer segment. */
+class JsonPatchNamespace {}
+export function registerJsonPatch(env: CelJsEnv): void {
+  env.registerType('JsonPatchNamespace', JsonPatchNamespace);
+  env.registerConstant('jsonpatch', 'JsonPatchNamespace', new JsonPatchNamespace());
+  fn(env, 'JsonPatchNamespace.escapeKey(string): string', (_ns: unknown, k: string) => {
+    chargeTraversal(k.length);
+    return k.replaceAll('~', '~0').replaceAll('/', '~1');
+  });
 }
 
 export function registerAuthz(env: CelJsEnv): void {
-  opaqueType(env, AUTHORIZER_TYPE, CelAuthorizer);
-  opaqueType(env, PATH_CHECK_TYPE, CelPathCheck);
-  opaqueType(env, GROUP_CHECK_TYPE, CelGroupCheck);
-  opaqueType(env, RESOURCE_CHECK_TYPE, CelResourceCheck);
-  opaqueType(env, DECISION_TYPE, CelDecision);
-  fn(env, `${AUTHORIZER_TYPE}.path(string): ${PATH_CHECK_TYPE}`, (a: CelAuthorizer, p: string) => {
+  const A = 'kubernetes.authorization.Authorizer';
+  const P = 'kubernetes.authorization.PathCheck';
+  const G = 'kubernetes.authorization.GroupCheck';
+  const R = 'kubernetes.authorization.ResourceCheck';
+  const D = 'kubernetes.authorization.Decision';
+  opaqueType(env, P, CelPathCheck);
+  opaqueType(env, G, CelGroupCheck);
+  opaqueType(env, R, CelResourceCheck);
+  opaqueType(env, D, CelDecision);
+  env.registerType(A, { ctor: CelAuthorizer, fields: { requestResource: R } } as never);
+  fn(env, `${A}.path(string): ${P}`, (a: CelAuthorizer, p: string) => {
     if (p.trim() === '') throw celError('path must not be empty');
     return new CelPathCheck(a, p);
   });
-  fn(env, `${AUTHORIZER_TYPE}.group(string): ${GROUP_CHECK_TYPE}`, (a: CelAuthorizer, g: string) => new CelGroupCheck(a, g));
-  fn(env, `${AUTHORIZER_TYPE}.serviceAccount(string, string): ${AUTHORIZER_TYPE}`, (a: CelAuthorizer, ns: string, name: string) => {
+  fn(env, `${A}.group(string): ${G}`, (a: CelAuthorizer, g: string) => new CelGroupCheck(a, g));
+  fn(env, `${A}.serviceAccount(string, string): ${A}`, (a: CelAuthorizer, namespace: string, name: string) => {
     if (isDNS1123Subdomain(name).length) throw celError('Invalid service account name');
-    if (isDNS1123Label(ns).length) throw celError('Invalid service account namespace');
-    return new CelAuthorizer(a.session, {
-      username: `system:serviceaccount:${ns}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`],
-    });
+    if (isDNS1123Label(namespace).length) throw celError('Invalid service account namespace');
+    return new CelAuthorizer(a.backend, { namespace, name });
   });
-  fn(env, `${GROUP_CHECK_TYPE}.resource(string): ${RESOURCE_CHECK_TYPE}`, (g: CelGroupCheck, r: string) => {
+  fn(env, `${G}.resource(string): ${R}`, (g: CelGroupCheck, r: string) => {
     if (r.trim() === '') throw celError('resource must not be empty');
     return new CelResourceCheck(g.authz, g.group, r);
   });
-  for (const part of ['subresource', 'namespace', 'name', 'fieldSelector', 'labelSelector'] as const) {
-    fn(env, `${RESOURCE_CHECK_TYPE}.${part}(string): ${RESOURCE_CHECK_TYPE}`, (c: CelResourceCheck, v: string) => c.with({ [part]: v }));
-  }
-  fn(env, `${PATH_CHECK_TYPE}.check(string): ${DECISION_TYPE}`, (p: CelPathCheck, verb: string) =>
-    decide(p.authz, { user: p.authz.user, verb, isResourceRequest: false, path: p.path, apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '' }));
-  fn(env, `${RESOURCE_CHECK_TYPE}.check(string): ${DECISION_TYPE}`, (c: CelResourceCheck, verb: string) => decide(c.authz, resourceAttributes(c, verb)));
-  fn(env, `${DECISION_TYPE}.allowed(): bool`, (d: CelDecision) => d.d.kind === 'allow');
-  fn(env, `${DECISION_TYPE}.reason(): string`, (d: CelDecision) => d.d.reason ?? '');
-  fn(env, `${DECISION_TYPE}.errored(): bool`, (d: CelDecision) => d.d.error !== undefined && d.d.error !== '');
-  fn(env, `${DECISION_TYPE}.error(): string`, (d: CelDecision) => d.d.error ?? '');
+  fn(env, `${R}.subresource(string): ${R}`, (r: CelResourceCheck, s: string) => r.with({ subresource: s }));
+  fn(env, `${R}.namespace(string): ${R}`, (r: CelResourceCheck, s: string) => r.with({ namespace: s }));
+  fn(env, `${R}.name(string): ${R}`, (r: CelResourceCheck, s: string) => r.with({ name: s }));
+  fn(env, `${R}.fieldSelector(string): ${R}`, (r: CelResourceCheck, s: string) => r.with({ fieldSelector: s }));
+  fn(env, `${R}.labelSelector(string): ${R}`, (r: CelResourceCheck, s: string) => r.with({ labelSelector: s }));
+  fn(env, `${P}.check(string): ${D}`, (p: CelPathCheck, verb: string) => decide(p.authz, { ...NONE, verb, isResourceRequest: false, path: p.path }));
+  fn(env, `${R}.check(string): ${D}`, (r: CelResourceCheck, verb: string) => decide(r.authz, {
+    ...NONE, verb, isResourceRequest: true, apiGroup: r.group, resource: r.resource, subresource: r.subresource, namespace: r.namespace,
+    name: r.name, fieldSelector: r.fieldSelector, labelSelector: r.labelSelector,
+  }));
+  fn(env, `${D}.allowed(): bool`, (d: CelDecision) => d.answer.decision === 'allow');
+  fn(env, `${D}.reason(): string`, (d: CelDecision) => d.answer.reason);
+  fn(env, `${D}.errored(): bool`, (d: CelDecision) => d.answer.error !== '');
+  fn(env, `${D}.error(): string`, (d: CelDecision) => d.answer.error);
 }

@@ -1,7 +1,7 @@
 /**
  * kube's CEL libraries for v1.33's base environment (staging/src/k8s.io/apiserver/pkg/cel/environment/base.go):
  * ext.Strings v2, ext.Sets, URLs, Regex, Lists, Quantity, IP, CIDR, Format, Semver v1, two-variable
- * comprehensions, and the authz library with its selectors (only admission expressions declare `authorizer`).
+ * comprehensions; for the admission profile also kube's authz library (lib/authz.ts).
  */
 import type { CelProfile } from '../contract.ts';
 import type { CelJsEnv } from './register.ts';
@@ -16,10 +16,10 @@ import { registerSemver } from './semver.ts';
 import { registerTwoVarComprehensions } from './comprehensions.ts';
 import { registerConversions } from './conversions.ts';
 import { registerTimestamps } from './timestamps.ts';
-import { registerAuthz } from './authz.ts';
+import { registerAuthz, registerJsonPatch } from './authz.ts';
 
 /** Register every library on a fresh base environment. */
-export function registerLibraries(env: CelJsEnv, _profile: CelProfile): void {
+export function registerLibraries(env: CelJsEnv, profile: CelProfile): void {
   registerStrings(env);
   registerRegex(env);
   registerLists(env);
@@ -31,5 +31,9 @@ export function registerLibraries(env: CelJsEnv, _profile: CelProfile): void {
   registerTwoVarComprehensions(env);
   registerConversions(env);
   registerTimestamps(env);
-  registerAuthz(env);
+  // The authorizer types only where an `authorizer` variable can exist (admission policies and match conditions).
+  if (profile === 'admission') {
+    registerAuthz(env);
+    registerJsonPatch(env);
+  }
 }
