@@ -118,9 +118,10 @@ const classes: { name: string; path: string; send: Obj; want: string }[] = [
     want: '{"kind":"PodDisruptionBudget","apiVersion":"policy/v1","metadata":{"name":"pdb","namespace":"ref","uid":"UID","resourceVersion":"RV","generation":1,"creationTimestamp":"TIME"},"spec":{"minAvailable":1,"selector":{"matchLabels":{"a":"1","b":"1"}}},"status":{"disruptionsAllowed":0,"currentHealthy":0,"desiredHealthy":0,"expectedPods":0}}',
   },
   {
+    // kube's v2 defaulter sets minReplicas and the 80% CPU metric; the HPA strategy never sets metadata.generation.
     name: 'HorizontalPodAutoscaler (autoscaling/v2)', path: `/apis/autoscaling/v2/namespaces/${NS}/horizontalpodautoscalers`,
     send: { kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v2', metadata: { name: 'hpa' }, spec: { maxReplicas: 3, scaleTargetRef: { name: 'd', kind: 'Deployment', apiVersion: 'apps/v1' } } },
-    want: '{"kind":"HorizontalPodAutoscaler","apiVersion":"autoscaling/v2","metadata":{"name":"hpa","namespace":"ref","uid":"UID","resourceVersion":"RV","generation":1,"creationTimestamp":"TIME"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"d","apiVersion":"apps/v1"},"maxReplicas":3},"status":{"desiredReplicas":0,"currentMetrics":null}}',
+    want: '{"kind":"HorizontalPodAutoscaler","apiVersion":"autoscaling/v2","metadata":{"name":"hpa","namespace":"ref","uid":"UID","resourceVersion":"RV","creationTimestamp":"TIME"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"d","apiVersion":"apps/v1"},"minReplicas":1,"maxReplicas":3,"metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":80}}}]},"status":{"desiredReplicas":0,"currentMetrics":null}}',
   },
   {
     name: 'VolumeAttachment', path: '/apis/storage.k8s.io/v1/volumeattachments',
