@@ -22,6 +22,7 @@ import { createHealthEndpoint } from '../endpoints/health/index.ts';
 import { PostStartHooks, standardChecks } from '../endpoints/health/checks.ts';
 import { createVersionEndpoint } from '../endpoints/version.ts';
 import { Metrics, createMetricsEndpoint } from '../endpoints/metrics.ts';
+import type { Auditing } from '../audit/auditing.ts';
 
 export interface ApiServerConfig {
   readonly options: ResolvedOptions;
@@ -39,6 +40,8 @@ export interface ApiServerConfig {
   readonly authenticator?: Authenticator;
   /** Built by the caller (start.ts: src/authz/setup.ts); otherwise from `authorizationMode`. */
   readonly authorizer?: Authorizer;
+  /** Built by the caller from the audit options (src/audit/options.ts); absent = no auditing. */
+  readonly auditing?: Auditing;
 }
 
 export interface ApiServer {
@@ -85,6 +88,7 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
     maxBodyBytes: MAX_REQUEST_BODY_BYTES,
     requestTimeoutMs: o.requestTimeoutMs,
     log: o.log,
+    ...(c.auditing ? { auditing: c.auditing } : {}),
   });
   const listener = await listen({
     host: o.bindAddress, port: o.port, certPem: c.pki.servingCertPem, keyPem: c.pki.servingKeyPem,
