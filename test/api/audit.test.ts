@@ -61,7 +61,16 @@ function events(file = logFile): any[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
 }
 
-const byId = (id: string): any[] => events().filter((e) => e.auditID === id);
+/**
+ * The events of one request once its last stage is in the file: as in kube, ResponseComplete is recorded after the
+ * response went out, so the client may see the answer a moment before the line is written.
+ */
+function byId(id: string, last = 'ResponseComplete'): Promise<any[]> {
+  return eventually(`audit events of ${id} up to ${last}`, () => {
+    const evs = events().filter((e) => e.auditID === id);
+    return evs.some((e) => e.stage === last) ? evs : undefined;
+  }, 5000);
+}
 
 void test('a Secret is audited at Metadata: no request or response body, its data nowhere in the log', async () => {
   const name = uniqueName('sec');
@@ -71,7 +80,7 @@ void test('a Secret is audited at Metadata: no request or response body, its dat
   assert.equal(r.status, 201, r.text);
   const got = await srv.request('GET', `/api/v1/namespaces/default/secrets/${name}`);
   assert.equal(got.status, 200);
-  const evs = byId(String(r.headers['audit-id']));
+  const evs = await byId(String(r.headers['audit-id']));
   assert.deepEqual(evs.map((e) => e.stage), ['RequestReceived', 'ResponseComplete']);
   for (const e of evs) {
     assert.equal(e.level, 'Metadata');
@@ -86,7 +95,7 @@ void test('a Secret is audited at Metadata: no request or response body, its dat
   assert.ok(!text.includes('hunter2-very-secret'));
   assert.ok(!text.includes(Buffer.from('hunter2-very-secret').toString('base64')));
   assert.ok(!text.includes('plain-secret-token'));
-  const read = byId(String(got.headers['audit-id'])).at(-1);
+  const read = (await byId(String(got.headers['audit-id']))).at(-1);
   assert.equal(read.verb, 'get');
   assert.equal(read.responseObject, undefined);
 });
@@ -99,7 +108,7 @@ void test('RequestResponse: bodies without managedFields, the event id is the Au
   assert.equal(r.status, 201, r.text);
   const id = String(r.headers['audit-id']);
   assert.match(id, /^[0-9a-f-]{36}$/);
-  const evs = byId(id);
+  const evs = await byId(id);
   assert.deepEqual(evs.map((e) => e.stage), ['RequestReceived', 'ResponseComplete']);
   const [received, done] = evs;
   assert.equal(received.requestReceivedTimestamp, received.stageTimestamp);
@@ -126,26 +135,29 @@ void test('RequestResponse: bodies without managedFields, the event id is the Au
   // A client-chosen Audit-ID is kept.
   const mine = await srv.request('GET', `/api/v1/namespaces/default/configmaps/${name}`, { headers: { 'Audit-ID': 'my-own-audit-id' } });
   assert.equal(mine.headers['audit-id'], 'my-own-audit-id');
-  assert.equal(byId('my-own-audit-id').at(-1).responseObject.data.k, 'v');
+  assert.equal((await byId('my-own-audit-id')).at(-1).responseObject.data.k, 'v');
 });
 
 void test('Request level keeps the request body only; None records nothing', async () => {
   const name = uniqueName('ns');
   const r = await srv.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
   assert.equal(r.status, 201, r.text);
-  const done = byId(String(r.headers['audit-id'])).at(-1);
+  const done = (await byId(String(r.headers['audit-id']))).at(-1);
   assert.equal(done.level, 'Request');
   assert.equal(done.requestObject.metadata.name, name);
   assert.equal(done.responseObject, undefined);
   const v = await srv.request('GET', '/version');
   assert.equal(v.status, 200);
-  assert.deepEqual(byId(String(v.headers['audit-id'])), []);
+  // A later audited request's events are in the file, so /version's would be too.
+  const after = await srv.request('GET', '/api/v1/namespaces/default/configmaps');
+  await byId(String(after.headers['audit-id']));
+  assert.deepEqual(events().filter((e) => e.auditID === v.headers['audit-id']), []);
 });
 
 void test('rule omitStages, a 403 with the forbid decision, impersonation, a deprecated API', async () => {
   const anon = await srv.request('GET', '/api/v1/nodes', { user: 'anonymous' });
   assert.equal(anon.status, 403);
-  const denied = byId(String(anon.headers['audit-id']));
+  const denied = await byId(String(anon.headers['audit-id']));
   assert.deepEqual(denied.map((e) => e.stage), ['ResponseComplete']);
   assert.equal(denied[0].user.username, 'system:anonymous');
   assert.equal(denied[0].annotations['authorization.k8s.io/decision'], 'forbid');
@@ -156,13 +168,13 @@ void test('rule omitStages, a 403 with the forbid decision, impersonation, a dep
 
   const as = await srv.request('GET', '/api/v1/pods', { headers: { 'Impersonate-User': 'alice', 'Impersonate-Group': 'devs' } });
   assert.equal(as.status, 403);
-  const ev = byId(String(as.headers['audit-id']))[0];
+  const ev = (await byId(String(as.headers['audit-id'])))[0];
   assert.ok(ev.user.groups.includes('system:masters'));
   assert.deepEqual(ev.impersonatedUser, { username: 'alice', groups: ['devs', 'system:authenticated'] });
 
   const dep = await srv.request('GET', '/api/v1/namespaces/default/endpoints');
   assert.equal(dep.status, 200);
-  const depEv = byId(String(dep.headers['audit-id']))[0];
+  const depEv = (await byId(String(dep.headers['audit-id'])))[0];
   assert.equal(depEv.annotations['k8s.io/deprecated'], 'true');
   assert.equal(depEv.annotations['k8s.io/removed-release'], undefined);
 });
@@ -170,7 +182,7 @@ void test('rule omitStages, a 403 with the forbid decision, impersonation, a dep
 void test('a watch is long-running: ResponseStarted when its headers go out, ResponseComplete when it ends', async () => {
   const r = await srv.request('GET', '/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1');
   assert.equal(r.status, 200);
-  const evs = byId(String(r.headers['audit-id']));
+  const evs = await byId(String(r.headers['audit-id']));
   assert.deepEqual(evs.map((e) => e.stage), ['RequestReceived', 'ResponseStarted', 'ResponseComplete']);
   assert.equal(evs[1].responseStatus.code, 200);
   assert.equal(evs[2].verb, 'watch');
@@ -180,7 +192,7 @@ void test('a request that panics gets a Panic event, and still a 500 Status', as
   const r = await srv.request('GET', '/test-panic');
   assert.equal(r.status, 500);
   assert.equal(r.json().reason, 'InternalError');
-  const evs = byId(String(r.headers['audit-id']));
+  const evs = await byId(String(r.headers['audit-id']), 'Panic');
   assert.deepEqual(evs.map((e) => e.stage), ['Panic']);
   assert.deepEqual(evs[0].responseStatus, { metadata: {}, status: 'Failure', message: "APIServer panic'd: boom in handler", reason: 'InternalError', code: 500 });
 });
