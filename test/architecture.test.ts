@@ -27,6 +27,7 @@ const LAYERS = [
   'registry', //      generic store, strategies, special REST, reviews, custom resource serving, built-in groups
   'apiextensions', // CRD schemas: structural schema, validation, pruning, defaulting, CEL rules, conversion
   'apply', //         merge patch, strategic merge patch, server-side apply
+  'audit', //         audit policy, events, and the log/webhook backends the server's audit filter feeds
   'webhook', //       the outbound webhook client
   'api', //           the type catalog: resource definitions, type descriptions, validation, OpenAPI, protobuf
   'cel', //           CEL environment, Kubernetes libraries, cost

@@ -95,7 +95,9 @@ void test('unknown flags and positional arguments are errors', () => {
 
 void test('usage lists every visible flag with its type and default', () => {
   const u = usage();
-  for (const d of FLAG_DEFS) assert.ok(u.includes(`--${d.name}`), d.name);
+  for (const d of FLAG_DEFS.filter((f) => !f.deprecated)) assert.ok(u.includes(`--${d.name}`), d.name);
+  // Deprecated flags are accepted but not listed, as pflag does.
+  assert.ok(!u.includes('--audit-webhook-batch-initial-backoff'));
   assert.match(u, /--secure-port int\s+The port on which to serve HTTPS with authentication and authorization\. \(default 6443\)/);
   assert.match(u, /--shutdown-delay-duration duration/);
 });
@@ -111,4 +113,29 @@ void test('main: unknown flag → "Error: unknown flag: --x" and exit code 1; --
   out = '';
   assert.equal(await main(['--version'], io), 0);
   assert.equal(out, 'Kubernetes v1.33.0\n');
+});
+
+void test('audit flags: kube defaults, every value mapped, the deprecated backoff spelling still works', () => {
+  const none = parseCommandLine([]);
+  assert.deepEqual(none.options.audit?.log?.batch, { mode: 'blocking', bufferSize: 10000, maxBatchSize: 1, maxBatchWaitMs: 0, throttleEnable: false, throttleQPS: 0, throttleBurst: 0 });
+  assert.deepEqual(none.options.audit?.webhook?.batch, { mode: 'batch', bufferSize: 10000, maxBatchSize: 400, maxBatchWaitMs: 30_000, throttleEnable: true, throttleQPS: 10, throttleBurst: 15 });
+  assert.deepEqual(none.options.audit?.log?.truncate, { enabled: false, maxBatchSize: 10485760, maxEventSize: 102400 });
+  assert.equal(none.options.audit?.webhook?.initialBackoffMs, 10_000);
+  assert.equal(none.options.audit?.policyFile, undefined);
+  const c = parseCommandLine(['--audit-policy-file=/p.yaml', '--audit-log-path=-', '--audit-log-format=legacy', '--audit-log-maxage=7', '--audit-log-maxbackup=3',
+    '--audit-log-maxsize=50', '--audit-log-compress', '--audit-log-mode=blocking-strict', '--audit-log-truncate-enabled', '--audit-log-truncate-max-event-size=2048',
+    '--audit-webhook-config-file=/w.kubeconfig', '--audit-webhook-mode=blocking', '--audit-webhook-batch-max-size=10', '--audit-webhook-batch-throttle-qps=2.5',
+    '--audit-webhook-batch-initial-backoff=3s']);
+  const a = c.options.audit!;
+  assert.equal(a.policyFile, '/p.yaml');
+  assert.deepEqual({ ...a.log, batch: undefined, truncate: undefined }, { path: '-', maxAge: 7, maxBackups: 3, maxSize: 50, format: 'legacy', compress: true, version: 'audit.k8s.io/v1', batch: undefined, truncate: undefined });
+  assert.equal(a.log?.batch?.mode, 'blocking-strict');
+  assert.deepEqual(a.log?.truncate, { enabled: true, maxBatchSize: 10485760, maxEventSize: 2048 });
+  assert.equal(a.webhook?.configFile, '/w.kubeconfig');
+  assert.equal(a.webhook?.batch?.mode, 'blocking');
+  assert.equal(a.webhook?.batch?.maxBatchSize, 10);
+  assert.equal(a.webhook?.batch?.throttleQPS, 2.5);
+  assert.equal(a.webhook?.initialBackoffMs, 3000);
+  assert.ok(c.notices.some((n) => n.startsWith('Flag --audit-webhook-batch-initial-backoff has been deprecated')));
+  assert.equal(parseCommandLine(['--audit-webhook-batch-initial-backoff=3s', '--audit-webhook-initial-backoff=4s']).options.audit?.webhook?.initialBackoffMs, 4000);
 });

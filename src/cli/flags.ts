@@ -7,6 +7,7 @@
 import { formatUsage, parseFlags, type FlagDef, type FlagValue, FlagError } from './pflag.ts';
 import { formatDuration } from '../machinery/duration.ts';
 import type { SecurityOptions, ServerOptions, StorageKind } from '../controlplane/options.ts';
+import type { AuditOptionsInput } from '../audit/options.ts';
 import { knownAuthorizationModes } from '../authz/modes.ts';
 import '../authz/register-all.ts';
 import { AUTHORIZATION_CONFIG_EXCLUSIVE } from '../authz/config/index.ts';
@@ -129,14 +130,39 @@ export const FLAG_DEFS: readonly FlagDef[] = [
   s('admission-control-config-file', 'File with admission control configuration.'),
   i('default-not-ready-toleration-seconds', 'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod that does not already have such a toleration.', 300),
   i('default-unreachable-toleration-seconds', 'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration.', 300),
-  // Audit
+  // Audit (kube's AuditOptions; src/audit/options.ts)
   s('audit-policy-file', 'Path to the file that defines the audit policy configuration.'),
-  s('audit-log-path', 'If set, all requests coming to the apiserver will be logged to this file.'),
+  s('audit-log-path', 'If set, all requests coming to the apiserver will be logged to this file.  \'-\' means standard out.'),
   i('audit-log-maxage', 'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.'),
-  i('audit-log-maxbackup', 'The maximum number of old audit log files to retain.'),
+  i('audit-log-maxbackup', 'The maximum number of old audit log files to retain. Setting a value of 0 will mean there\'s no restriction on the number of files.'),
   i('audit-log-maxsize', 'The maximum size in megabytes of the audit log file before it gets rotated.'),
-  s('audit-log-format', 'Format of saved audits.', 'json'),
+  s('audit-log-format', 'Format of saved audits. "legacy" indicates 1-line text format for each event. "json" indicates structured json format. Known formats are legacy,json.', 'json'),
+  s('audit-log-version', 'API group and version used for serializing audit events written to log.', 'audit.k8s.io/v1'),
+  b('audit-log-compress', 'If set, the rotated log files will be compressed using gzip.'),
+  s('audit-log-mode', 'Strategy for sending audit events. Blocking indicates sending events should block server responses. Batch causes the backend to buffer and write events asynchronously. Known modes are batch,blocking,blocking-strict.', 'blocking'),
+  i('audit-log-batch-buffer-size', 'The size of the buffer to store events before batching and writing. Only used in batch mode.', 10000),
+  i('audit-log-batch-max-size', 'The maximum size of a batch. Only used in batch mode.', 1),
+  d('audit-log-batch-max-wait', 'The amount of time to wait before force writing the batch that hadn\'t reached the max size. Only used in batch mode.', 0),
+  b('audit-log-batch-throttle-enable', 'Whether batching throttling is enabled. Only used in batch mode.', false),
+  { name: 'audit-log-batch-throttle-qps', kind: 'float', usage: 'Maximum average number of batches per second. Only used in batch mode.', default: 0 },
+  i('audit-log-batch-throttle-burst', 'Maximum number of requests sent at the same moment if ThrottleQPS was not utilized before. Only used in batch mode.', 0),
+  b('audit-log-truncate-enabled', 'Whether event and batch truncating is enabled.'),
+  i('audit-log-truncate-max-batch-size', 'Maximum size of the batch sent to the underlying backend. Actual serialized size can be several hundreds of bytes greater. If a batch exceeds this limit, it is split into several batches of smaller size.', 10485760),
+  i('audit-log-truncate-max-event-size', 'Maximum size of the audit event sent to the underlying backend. If the size of an event is greater than this number, first request and response are removed, and if this doesn\'t reduce the size enough, event is discarded.', 102400),
   s('audit-webhook-config-file', 'Path to a kubeconfig formatted file that defines the audit webhook configuration.'),
+  d('audit-webhook-initial-backoff', 'The amount of time to wait before retrying the first failed request.', 10_000),
+  { name: 'audit-webhook-batch-initial-backoff', kind: 'duration', usage: 'The amount of time to wait before retrying the first failed request.', default: 10_000, deprecated: 'Deprecated, use --audit-webhook-initial-backoff instead.' },
+  s('audit-webhook-version', 'API group and version used for serializing audit events written to webhook.', 'audit.k8s.io/v1'),
+  s('audit-webhook-mode', 'Strategy for sending audit events. Blocking indicates sending events should block server responses. Batch causes the backend to buffer and write events asynchronously. Known modes are batch,blocking,blocking-strict.', 'batch'),
+  i('audit-webhook-batch-buffer-size', 'The size of the buffer to store events before batching and writing. Only used in batch mode.', 10000),
+  i('audit-webhook-batch-max-size', 'The maximum size of a batch. Only used in batch mode.', 400),
+  d('audit-webhook-batch-max-wait', 'The amount of time to wait before force writing the batch that hadn\'t reached the max size. Only used in batch mode.', 30000),
+  b('audit-webhook-batch-throttle-enable', 'Whether batching throttling is enabled. Only used in batch mode.', true),
+  { name: 'audit-webhook-batch-throttle-qps', kind: 'float', usage: 'Maximum average number of batches per second. Only used in batch mode.', default: 10 },
+  i('audit-webhook-batch-throttle-burst', 'Maximum number of requests sent at the same moment if ThrottleQPS was not utilized before. Only used in batch mode.', 15),
+  b('audit-webhook-truncate-enabled', 'Whether event and batch truncating is enabled.'),
+  i('audit-webhook-truncate-max-batch-size', 'Maximum size of the batch sent to the underlying backend. Actual serialized size can be several hundreds of bytes greater. If a batch exceeds this limit, it is split into several batches of smaller size.', 10485760),
+  i('audit-webhook-truncate-max-event-size', 'Maximum size of the audit event sent to the underlying backend. If the size of an event is greater than this number, first request and response are removed, and if this doesn\'t reduce the size enough, event is discarded.', 102400),
   // Misc
   s('egress-selector-config-file', 'File with apiserver egress selector configuration.'),
   s('tracing-config-file', 'File with apiserver tracing configuration.'),
@@ -154,9 +180,6 @@ export const FLAG_DEFS: readonly FlagDef[] = [
 /** Flags whose non-empty value needs a feature that is not built yet: refused by name. */
 const NOT_YET: Record<string, string> = {
   'encryption-provider-config': 'encryption at rest',
-  'audit-policy-file': 'auditing',
-  'audit-log-path': 'auditing',
-  'audit-webhook-config-file': 'auditing',
   'egress-selector-config-file': 'egress selection',
   'tracing-config-file': 'tracing',
   'tls-sni-cert-key': 'SNI serving certificates',
@@ -261,6 +284,9 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
   if (verbosity < 0) throw new FlagError(`invalid argument "${verbosity}" for "-v, --v" flag: strconv.ParseUint: parsing "${verbosity}": invalid syntax`);
 
   const notices: string[] = [];
+  if (p.changed.has('audit-webhook-batch-initial-backoff')) {
+    notices.push('Flag --audit-webhook-batch-initial-backoff has been deprecated, Deprecated, use --audit-webhook-initial-backoff instead.');
+  }
   const anonymousAuth = v.get('anonymous-auth') as boolean;
   if (anonymousAuth && modes.includes('AlwaysAllow')) {
     notices.push('AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer');
@@ -304,10 +330,41 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     serviceNodePortRange: opt('service-node-port-range'),
     admission,
     showHiddenMetricsForVersion: hiddenFor || undefined,
+    audit: auditFlags(v, p.changed),
     ...securityFlags(v, p.changed),
     rawFlags: v,
   };
   return { help: false, version: v.get('version') === true, options, notices, logging: { verbosity, format: loggingFormat as LogFormat } };
+}
+
+/** `--audit-*` → AuditOptionsInput (kube's validation runs when the server starts: src/audit/options.ts). */
+function auditFlags(v: ReadonlyMap<string, FlagValue>, changed: ReadonlySet<string>): AuditOptionsInput {
+  const n = (name: string): number => v.get(name) as number;
+  const str = (name: string): string => (v.get(name) as string | undefined) ?? '';
+  const batch = (plugin: string) => ({
+    mode: str(`audit-${plugin}-mode`), bufferSize: n(`audit-${plugin}-batch-buffer-size`), maxBatchSize: n(`audit-${plugin}-batch-max-size`),
+    maxBatchWaitMs: n(`audit-${plugin}-batch-max-wait`), throttleEnable: v.get(`audit-${plugin}-batch-throttle-enable`) === true,
+    throttleQPS: n(`audit-${plugin}-batch-throttle-qps`), throttleBurst: n(`audit-${plugin}-batch-throttle-burst`),
+  });
+  const truncate = (plugin: string) => ({
+    enabled: v.get(`audit-${plugin}-truncate-enabled`) === true,
+    maxBatchSize: n(`audit-${plugin}-truncate-max-batch-size`), maxEventSize: n(`audit-${plugin}-truncate-max-event-size`),
+  });
+  // The deprecated spelling writes the same setting; the newer flag wins when both are given.
+  const backoff = changed.has('audit-webhook-initial-backoff') || !changed.has('audit-webhook-batch-initial-backoff')
+    ? n('audit-webhook-initial-backoff') : n('audit-webhook-batch-initial-backoff');
+  return {
+    policyFile: str('audit-policy-file') || undefined,
+    log: {
+      path: str('audit-log-path') || undefined, maxAge: n('audit-log-maxage'), maxBackups: n('audit-log-maxbackup'), maxSize: n('audit-log-maxsize'),
+      format: str('audit-log-format'), compress: v.get('audit-log-compress') === true, version: str('audit-log-version'),
+      batch: batch('log'), truncate: truncate('log'),
+    },
+    webhook: {
+      configFile: str('audit-webhook-config-file') || undefined, initialBackoffMs: backoff, version: str('audit-webhook-version'),
+      batch: batch('webhook'), truncate: truncate('webhook'),
+    },
+  };
 }
 
 /** The authentication and authorization flags, grouped as SecurityOptions (unset groups stay undefined). */
@@ -375,7 +432,7 @@ function formatDefault(def: FlagDef): string | undefined {
   const v = def.default;
   if (v === undefined || v === '' || v === false) return undefined;
   if (def.kind === 'duration') return (v as number) === 0 ? undefined : formatDuration(v as number);
-  if (def.kind === 'int') return (v as number) === 0 ? undefined : String(v);
+  if (def.kind === 'int' || def.kind === 'float') return (v as number) === 0 ? undefined : String(v);
   if (Array.isArray(v)) return v.length ? `[${v.join(',')}]` : undefined;
   if (typeof v === 'object') return undefined;
   return String(v);

@@ -23,6 +23,7 @@ import { PostStartHooks, standardChecks } from '../endpoints/health/checks.ts';
 import { createVersionEndpoint } from '../endpoints/version.ts';
 import { Metrics, createMetricsEndpoint } from '../endpoints/metrics.ts';
 import { createDebugFlagsEndpoint } from '../endpoints/debug-flags.ts';
+import type { Auditing } from '../audit/auditing.ts';
 
 export interface ApiServerConfig {
   readonly options: ResolvedOptions;
@@ -42,6 +43,8 @@ export interface ApiServerConfig {
   readonly authorizer?: Authorizer;
   /** Shared with the store and admission (start.ts); otherwise made here. */
   readonly metrics?: Metrics;
+  /** Built by the caller from the audit options (src/audit/options.ts); absent = no auditing. */
+  readonly auditing?: Auditing;
 }
 
 export interface ApiServer {
@@ -90,6 +93,7 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
     requestTimeoutMs: o.requestTimeoutMs,
     log: o.log,
     logger: o.logger,
+    ...(c.auditing ? { auditing: c.auditing } : {}),
   });
   const listener = await listen({
     host: o.bindAddress, port: o.port, certPem: c.pki.servingCertPem, keyPem: c.pki.servingKeyPem,

@@ -9,6 +9,8 @@ import { DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR } from '../registry/servi
 import type { AuthenticationOptions } from '../authn/options.ts';
 import type { AuthorizationOptions } from '../authz/options.ts';
 import type { AdmissionOptions } from '../admission/config.ts';
+import type { AuditOptionsInput } from '../audit/options.ts';
+import type { Endpoint } from '../request/context.ts';
 import { OptionsError } from '../machinery/errors.ts';
 import { Logger } from '../machinery/logging.ts';
 
@@ -107,6 +109,13 @@ export interface ServerOptions extends SecurityOptions {
   serviceNodePortRange?: string;
   /** `--enable-admission-plugins`, `--disable-admission-plugins`, `--admission-control-config-file`. */
   admission?: AdmissionOptions;
+  /** `--audit-policy-file`, `--audit-log-*`, `--audit-webhook-*` (src/audit/options.ts); unset = no auditing. */
+  audit?: AuditOptionsInput;
+  /**
+   * Library and test use: endpoints tried before the API's, behind the whole filter chain (e.g. one that throws,
+   * to exercise panic recovery and the audit Panic stage).
+   */
+  extraEndpoints?: readonly Endpoint[];
   /** Every flag as parsed (names without dashes), for features that read their own flags later. */
   rawFlags?: ReadonlyMap<string, unknown>;
 }
@@ -154,6 +163,8 @@ export interface ResolvedOptions extends SecurityOptions {
   logger: Logger;
   showHiddenMetricsForVersion: string | undefined;
   admission: AdmissionOptions;
+  audit: AuditOptionsInput | undefined;
+  extraEndpoints: readonly Endpoint[];
 }
 
 /** kube-apiserver's own default is AlwaysAllow; clusters (kubeadm, kind, k3s) and Keelson run Node,RBAC. */
@@ -233,6 +244,8 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     logger: o.logger ?? new Logger({ write: o.log ?? (() => {}) }),
     showHiddenMetricsForVersion: o.showHiddenMetricsForVersion || undefined,
     admission: o.admission ?? {},
+    audit: o.audit,
+    extraEndpoints: o.extraEndpoints ?? [],
   };
 }
 

@@ -38,6 +38,7 @@ import { buildAdmission, type AdmissionChain } from '../admission/index.ts';
 import { Metrics } from '../endpoints/metrics.ts';
 import { instrumentStore } from '../storage/metrics.ts';
 import { objectCounter, resourceResolver, sqliteSize } from './storage-metrics.ts';
+import { createAuditing } from '../audit/options.ts';
 
 /** Secure health ports kube-apiserver probes for `componentstatuses`. */
 const KUBE_SCHEDULER_PORT = 10259;
@@ -94,6 +95,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     }
   };
   try {
+    // The audit policy and backends first: a bad file refuses to start before anything is opened or written.
+    // Registered first, so stopped last: every request the listener still serves is recorded.
+    const auditing = await createAuditing(o.audit, o.log);
+    if (auditing) cleanups.push(() => auditing.shutdown());
     const backend = await openStore({
       kind: o.storage, dataDir: o.dataDir, etcdServers: o.etcdServers, etcdPrefix: o.etcdPrefix,
       etcdCaFile: o.etcdCaFile, etcdCertFile: o.etcdCertFile, etcdKeyFile: o.etcdKeyFile, keyPrefix: REGISTRY_PREFIX,
@@ -174,11 +179,12 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     admissionRef = admission;
     server = await createApiServer({
       options: o,
+      auditing,
       pki,
       authenticator: authn.authenticator,
       authorizer: authz.authorizer,
       metrics,
-      endpoints: [...authn.endpoints, ...endpoints],
+      endpoints: [...o.extraEndpoints, ...authn.endpoints, ...endpoints],
       pingStore: async () => {
         if (store.ping) await store.ping();
         else await store.currentRevision();

@@ -10,6 +10,7 @@ import { wantsPretty } from './params.ts';
 import { asStatusError } from '../machinery/errors.ts';
 
 export function respondJson(ctx: RequestContext, code: number, body: unknown, headers?: Record<string, string>): void {
+  ctx.audit?.logResponseObject(body);
   const pretty = ctx.query.get('pretty');
   const text = `${goJsonStringify(body, pretty === 'true' || pretty === '1' ? 2 : undefined)}\n`;
   respondBytes(ctx, code, 'application/json', text, headers);
@@ -23,6 +24,7 @@ export function respondJson(ctx: RequestContext, code: number, body: unknown, he
 export function respondError(ctx: RequestContext, err: unknown): void {
   const se = asStatusError(err);
   const status = se.toStatus();
+  ctx.audit?.logResponseObject(status);
   const headers: Record<string, string> = { ...(se.headers ?? {}) };
   const retry = status.details?.retryAfterSeconds;
   if (retry && !headers['Retry-After']) headers['Retry-After'] = String(retry);

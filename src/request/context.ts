@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { UserInfo } from '../machinery/objects.ts';
 import type { Authorizer } from './authorizer.ts';
+import type { AuditRecorder } from './audit.ts';
 
 export type Req = IncomingMessage | Http2ServerRequest;
 export type Res = ServerResponse | Http2ServerResponse;
@@ -47,6 +48,8 @@ export interface RequestContext {
    * audit.AddAuditAnnotation does; created on first use.
    */
   auditAnnotations?: Record<string, string>;
+  /** This request's audit event when auditing records it (level Metadata or above); set by the audit filter. */
+  audit?: AuditRecorder;
   /** False when response compression is off for this server (feature gate APIResponseCompression=false). */
   responseCompression?: boolean;
   /** CBOR requests and responses are served (feature gate CBORServingAndStorage); see src/features/serving.ts. */

@@ -7,7 +7,7 @@ import type { Authenticator } from '../request/authenticator.ts';
 import type { Authorizer } from '../request/authorizer.ts';
 
 void test('the chain reads top to bottom in kube-apiserver\'s order', () => {
-  assert.deepEqual(FILTERS.map((f) => f.name), ['audit-id', 'panic-recovery', 'httplog', 'request-info', 'request-timeout', 'metrics', 'body-limit', 'authentication', 'impersonation', 'max-in-flight', 'authorization']);
+  assert.deepEqual(FILTERS.map((f) => f.name), ['audit-id', 'panic-recovery', 'httplog', 'request-info', 'request-timeout', 'metrics', 'body-limit', 'authentication', 'audit', 'impersonation', 'max-in-flight', 'authorization']);
 });
 
 interface Written { code: number; body: string; headers: Record<string, unknown> }

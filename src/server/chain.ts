@@ -2,7 +2,7 @@
  * The filter chain, one ordered list read top to bottom (outermost first). Each filter is `withX(next, deps)`;
  * the innermost handler tries the endpoints in order and ends with kube's plain-text 404.
  *
- *   audit id → panic recovery → httplog → request info → request timeout → metrics → body limit → authentication → (audit: later)
+ *   audit id → panic recovery → httplog → request info → request timeout → metrics → body limit → authentication → audit
  *   → impersonation → max-in-flight → authorization → endpoints
  */
 import type { Endpoint } from '../request/context.ts';
@@ -11,6 +11,7 @@ import type { Authorizer } from '../request/authorizer.ts';
 import type { Metrics } from '../endpoints/metrics.ts';
 import type { Logger } from '../machinery/logging.ts';
 import { withHttpLog } from './filters/httplog.ts';
+import type { Auditing } from '../audit/auditing.ts';
 import { respondBytes } from '../request/respond.ts';
 import type { ServerHandler } from './filters/types.ts';
 import { withAuditId } from './filters/audit-id.ts';
@@ -20,6 +21,7 @@ import { withMetrics } from './filters/metrics.ts';
 import { withRequestTimeout } from './filters/request-timeout.ts';
 import { withBodyLimit } from './filters/body-limit.ts';
 import { withAuthentication } from './filters/authentication.ts';
+import { withAudit } from './filters/audit.ts';
 import { withImpersonation } from './filters/impersonation.ts';
 import { withMaxInFlight } from './filters/max-in-flight.ts';
 import { withAuthorization } from './filters/authorization.ts';
@@ -38,6 +40,8 @@ export interface ChainDeps {
   readonly log: (line: string) => void;
   /** Request lines at -v=3 (kube's httplog); none when absent. */
   readonly logger?: Logger;
+  /** `--audit-policy-file` with a backend; absent = requests are not audited. */
+  readonly auditing?: Auditing;
 }
 
 type Filter = (next: ServerHandler, deps: ChainDeps) => ServerHandler;
@@ -52,6 +56,7 @@ export const FILTERS: readonly { name: string; wrap: Filter }[] = [
   { name: 'metrics', wrap: (n, d) => withMetrics(n, d) },
   { name: 'body-limit', wrap: (n, d) => withBodyLimit(n, d) },
   { name: 'authentication', wrap: (n, d) => withAuthentication(n, d) },
+  { name: 'audit', wrap: (n, d) => withAudit(n, d) },
   { name: 'impersonation', wrap: (n, d) => withImpersonation(n, d) },
   { name: 'max-in-flight', wrap: (n, d) => withMaxInFlight(n, { maxReadOnly: d.maxReadOnlyInFlight, maxMutating: d.maxMutatingInFlight, metrics: d.metrics }) },
   { name: 'authorization', wrap: (n, d) => withAuthorization(n, d) },

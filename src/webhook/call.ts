@@ -57,6 +57,8 @@ export interface CallOptions {
   readonly timeoutMs: number;
   readonly backoff?: RetryBackoff;
   readonly signal?: AbortSignal;
+  /** Retry every failure, timeouts and 4xx included (kube's audit webhook: a dropped event is worse than a late one). */
+  readonly retryAll?: boolean;
 }
 
 /** Resolves with the 2xx reply; rejects with the last error once retries are spent or the error is final. */
@@ -69,7 +71,7 @@ export async function callWebhook(o: CallOptions): Promise<PostJsonResult> {
       if (r.status < 200 || r.status > 299) throw new WebhookStatusError(r.status, r.body);
       return r;
     } catch (err) {
-      if (attempt >= b.steps || !retriable(err) || o.signal?.aborted) throw err;
+      if (attempt >= b.steps || !(o.retryAll || retriable(err)) || o.signal?.aborted) throw err;
     }
     await sleep(delay, o.signal);
     delay *= b.factor;

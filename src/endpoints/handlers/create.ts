@@ -21,6 +21,7 @@ export async function handleCreate(ctx: RequestContext, s: HandlerScope): Promis
     def: s.def, kind: s.kind, apiVersion: s.apiVersion, fieldValidation: q.fieldValidation ?? 'Warn',
     isKnownKind: s.isKnownKind, warnings: ctx.warnings, ...strictChecks(s),
   });
+  ctx.audit?.logRequestObject(obj);
   // Named creates (sub-resources such as pods/binding): the body names the object the URL names.
   if (s.name && !obj.metadata.name) obj.metadata.name = s.name;
   if (s.name && NAME_CHECKED_KINDS.has(s.kind) && obj.metadata.name !== s.name) {

@@ -19,6 +19,7 @@ export async function handleDelete(ctx: RequestContext, s: HandlerScope): Promis
   const rep = negotiateResponse(ctx, s.render);
   const body = await readBody(ctx);
   const bodyOpts = decodeOptionsBody(ctx, body);
+  if (bodyOpts) ctx.audit?.logRequestObject(bodyOpts);
   const opts = parseDeleteOptions(ctx.query, bodyOpts);
   const { dryRun, ...parsed } = opts;
   const params = await withUnsafeDelete(ctx, s, bodyOpts, parsed);

@@ -13,6 +13,7 @@ export async function handleDeleteCollection(ctx: RequestContext, s: HandlerScop
   const rep = negotiateResponse(ctx, s.render);
   const body = await readBody(ctx);
   const bodyOpts = decodeOptionsBody(ctx, body);
+  if (bodyOpts) ctx.audit?.logRequestObject(bodyOpts);
   const opts = parseDeleteOptions(ctx.query, bodyOpts);
   if (unsafeDeleteRequested(ctx, bodyOpts)) throw unsafeDeleteCollectionRefused();
   const { dryRun, ...params } = opts;

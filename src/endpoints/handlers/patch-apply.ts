@@ -86,6 +86,7 @@ function decodeApplyBody(body: Buffer): { value: Record<string, unknown>; duplic
 export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Promise<void> {
   const rep = negotiateResponse(ctx, s.render);
   const body = await readBody(ctx);
+  ctx.audit?.logRequestPatch(body);
   const q = parseWriteQuery(ctx.query, 'PatchOptions', { apply: true });
   const directive = q.fieldValidation ?? 'Warn';
   const { value: applied, duplicates } = contentTypeOf(ctx) === APPLY_PATCH_CBOR ? decodeCborApplyBody(body) : decodeApplyBody(body);

@@ -54,6 +54,7 @@ export async function handlePatch(ctx: RequestContext, s: HandlerScope): Promise
   if (type === APPLY_PATCH_YAML || type === APPLY_PATCH_CBOR) return handleApplyPatch(ctx, s);
   const rep = negotiateResponse(ctx, s.render);
   const body = await readBody(ctx);
+  ctx.audit?.logRequestPatch(body);
   const q = parseWriteQuery(ctx.query, 'PatchOptions', { apply: false });
   const directive = q.fieldValidation ?? 'Warn';
   const text = body.toString('utf8');

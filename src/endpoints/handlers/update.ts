@@ -17,6 +17,7 @@ export async function handleUpdate(ctx: RequestContext, s: HandlerScope): Promis
     def: s.def, kind: s.kind, apiVersion: s.apiVersion, fieldValidation: q.fieldValidation ?? 'Warn',
     isKnownKind: s.isKnownKind, warnings: ctx.warnings, ...strictChecks(s),
   });
+  ctx.audit?.logRequestObject(obj);
   ensureNamespace(obj, expectedNamespace(s));
   checkName(obj, s.name, s.namespace);
   dedupOwnerReferences(obj, ctx.warnings);

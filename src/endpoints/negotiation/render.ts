@@ -80,6 +80,7 @@ export function transformObject(scope: RenderScope, rep: Representation, obj: KO
 export async function respondResource(ctx: RequestContext, scope: RenderScope, rep: Representation, code: number,
   result: KObject | CachedObject): Promise<void> {
   const type = rep.neg.type;
+  ctx.audit?.logResponseObject(isCached(result) ? result.object : result);
   if (isCached(result) && !rep.neg.target) {
     await writeChunks(ctx, code, type, [cachedBody(result, type, rep.pretty)]);
     return;
@@ -100,6 +101,8 @@ export async function respondList(ctx: RequestContext, scope: RenderScope, rep: 
     ...(result.continue ? { continue: result.continue } : {}),
     ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),
   };
+  // Built only when the level records responses.
+  ctx.audit?.logResponseObject(() => ({ kind: scope.def.listKind, apiVersion: scope.apiVersion, metadata: meta, items: result.items.map((i) => i.object) }));
   const t = rep.neg.target;
   if (t) {
     const items = result.items.map((i) => i.object);
@@ -154,6 +157,7 @@ export async function respondItems(ctx: RequestContext, scope: RenderScope, rep:
   else if (t.kind === 'Table') value = listToTable(scope.def, items, meta, { version: t.version, includeObject: rep.includeObject });
   else if (t.kind === 'PartialObjectMetadataList') value = partialObjectMetadataList(items, meta, t.version);
   else throw partialOfListError(scope.group, scope.def.listKind);
+  ctx.audit?.logResponseObject(value);
   await writeChunks(ctx, code, type, [encodeAs(type, value, rep.pretty)]);
 }
 
@@ -164,5 +168,6 @@ export async function respondItems(ctx: RequestContext, scope: RenderScope, rep:
 export async function respondObject(ctx: RequestContext, code: number, obj: unknown, headers: Record<string, string> = {}): Promise<void> {
   const neg = negotiateOrThrow(header(ctx, 'accept'), { protobuf: canEncodeProtobuf(obj), cbor: ctx.cborServing === true });
   const pretty = neg.pretty || wantsPretty(ctx.query, header(ctx, 'user-agent'));
+  ctx.audit?.logResponseObject(obj);
   await writeChunks(ctx, code, neg.type, [encodeAs(neg.type, obj, pretty)], headers);
 }

@@ -59,6 +59,16 @@ export function attributesOf(ctx: ServerContext): Attributes {
   };
 }
 
+/** kube's authorization audit annotations (filters/authorization.go). */
+export const DECISION_ANNOTATION = 'authorization.k8s.io/decision';
+export const REASON_ANNOTATION = 'authorization.k8s.io/reason';
+
+/** Recorded only for audited requests (kube's AddAuditAnnotation is a no-op without an audit event). */
+function annotate(ctx: ServerContext, values: Record<string, string>): void {
+  if (!ctx.audit) return;
+  Object.assign((ctx.auditAnnotations ??= {}), values);
+}
+
 export function withAuthorization(next: ServerHandler, deps: { authorizer: Authorizer; log: (line: string) => void; metrics?: Metrics }): ServerHandler {
   return async function authorization(ctx) {
     const attrs = attributesOf(ctx);
@@ -81,14 +91,17 @@ export function withAuthorization(next: ServerHandler, deps: { authorizer: Autho
       }
     }
     if (decision.kind === 'allow') {
+      annotate(ctx, { [DECISION_ANNOTATION]: 'allow', [REASON_ANNOTATION]: decision.reason ?? '' });
       await next(ctx);
       return;
     }
     if (decision.error) {
+      annotate(ctx, { [REASON_ANNOTATION]: 'internal error' });
       deps.log(`authorizer failed: ${decision.error}`);
       respondError(ctx, errors.internal(decision.error));
       return;
     }
+    annotate(ctx, { [DECISION_ANNOTATION]: 'forbid', [REASON_ANNOTATION]: decision.reason ?? '' });
     respondError(ctx, forbiddenError(attrs, decision.reason));
   };
 }

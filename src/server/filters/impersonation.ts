@@ -164,6 +164,7 @@ export function withImpersonation(next: ServerHandler, deps: { authorizer: Autho
     if (uid) user.uid = uid;
     if (Object.keys(extra).length) user.extra = extra;
     ctx.user = user;
+    ctx.audit?.logImpersonatedUser(user);
     for (const h of Object.keys(ctx.req.headers)) {
       if (h === USER || h === GROUP || h === UID || h.startsWith(EXTRA)) delete ctx.req.headers[h];
     }
