@@ -35,6 +35,7 @@ import { serviceAccountIssuer } from '../authn/serviceaccount/index.ts';
 import { tokenRequestSubresource } from '../authn/serviceaccount/token-request.ts';
 import { startCrdController } from '../controllers/crd-controller.ts';
 import { buildAdmission, type AdmissionChain } from '../admission/index.ts';
+import { encryptingStore, kmsHealthChecks, openEncryption } from './encryption.ts';
 
 /** Secure health ports kube-apiserver probes for `componentstatuses`. */
 const KUBE_SCHEDULER_PORT = 10259;
@@ -91,11 +92,17 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     }
   };
   try {
-    const backend = await openStore({
+    // A malformed --encryption-provider-config refuses the start before any file or connection is opened.
+    const encryption = await openEncryption(o);
+    if (encryption) cleanups.push(() => Promise.resolve(encryption.close()));
+    const catalog = builtinCatalog({ runtimeConfig: o.runtimeConfig });
+    const opened = await openStore({
       kind: o.storage, dataDir: o.dataDir, etcdServers: o.etcdServers, etcdPrefix: o.etcdPrefix,
       etcdCaFile: o.etcdCaFile, etcdCertFile: o.etcdCertFile, etcdKeyFile: o.etcdKeyFile, keyPrefix: REGISTRY_PREFIX,
       historyRetentionMs: o.historyRetentionMs,
     });
+    // Values are encrypted between the registry's codec and the backend (kube's storage transformers).
+    const backend = encryption ? encryptingStore(opened, encryption, () => catalog) : opened;
     // etcd sends progress notifications rarely; one shared watch makes every event progress for every cache,
     // so consistent reads of idle resources are answered from the cache instead of falling back to etcd.
     const store = o.storage === 'etcd' ? await shareWatches(backend, { root: REGISTRY_PREFIX }) : backend;
@@ -105,7 +112,6 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       dataDir: o.certDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
       extraSans: [o.advertiseAddress],
     });
-    const catalog = builtinCatalog({ runtimeConfig: o.runtimeConfig });
     // Reviews (TokenReview, access reviews) decide with the request chain's own authenticator and authorizer;
     // the server that owns them is created below, and reviews only run once it serves requests.
     let server: ApiServer | undefined;
@@ -163,6 +169,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       authenticator: authn.authenticator,
       authorizer: authz.authorizer,
       endpoints: [...authn.endpoints, ...endpoints],
+      extraChecks: kmsHealthChecks(encryption),
       pingStore: async () => {
         if (store.ping) await store.ping();
         else await store.currentRevision();
