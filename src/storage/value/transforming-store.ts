@@ -28,6 +28,22 @@ function untransformable(raw: Uint8Array, reason: string): UntransformableValue 
   return v;
 }
 
+/**
+ * Plaintext read with a provider that no longer writes (an older key, identity behind an encrypting provider):
+ * an update must write it again even when nothing changed, so `kubectl replace` re-encrypts (kube's `stale`).
+ */
+export class StaleValue extends Uint8Array {}
+
+export function isStale(value: Uint8Array): boolean {
+  return value instanceof StaleValue;
+}
+
+function stale(data: Uint8Array): StaleValue {
+  const v = new StaleValue(data.length);
+  v.set(data);
+  return v;
+}
+
 /** Picks the transformer of a storage key (undefined: the key's resource is not configured). */
 export type TransformerForKey = (key: string) => Transformer | undefined;
 
@@ -46,7 +62,7 @@ export class TransformingStore implements Store {
   private fromStorage(kv: KeyValue): KeyValue | Promise<KeyValue> {
     if (kv.value.length === 0) return kv;
     const t = this.transformerFor(kv.key) ?? identityTransformer;
-    const ok = (r: FromStorage): KeyValue => (r.data === kv.value ? kv : { ...kv, value: r.data });
+    const ok = (r: FromStorage): KeyValue => (r.stale ? { ...kv, value: stale(r.data) } : r.data === kv.value ? kv : { ...kv, value: r.data });
     const bad = (e: unknown): KeyValue => ({ ...kv, value: untransformable(kv.value, e instanceof Error ? e.message : String(e)) });
     let r: FromStorage | Promise<FromStorage>;
     try {
