@@ -208,6 +208,9 @@ resources:
     // The plugin moves to another key: a new seed is made for writes, old values still read.
     plugin.keyID = 'key-2';
     await eventually('new seed after the key ID changed', () => plugin.calls.encrypt >= 2);
+    // The probe that asked for the seed sets it before the next Status call is made.
+    const statusCalls = plugin.calls.status;
+    await eventually('the probe with the new seed finished', () => plugin.calls.status > statusCalls);
     await createSecret(srv, 'k3');
     plugin.healthz = 'broken';
     await eventually('unhealthy plugin reported', async () => (await srv.request('GET', '/readyz/kms-providers')).status === 500);
