@@ -75,7 +75,9 @@ void test('authorization modes: unknown refused, later ones refused by name', ()
 });
 
 void test('flags for features not built yet fail by name when given a value', () => {
-  assert.throws(() => parseCommandLine(['--encryption-provider-config=/e.yaml']), /encryption at rest is not implemented yet/);
+  const enc = parseCommandLine(['--encryption-provider-config=/e.yaml', '--encryption-provider-config-automatic-reload']).options;
+  assert.equal(enc.encryptionProviderConfig, '/e.yaml');
+  assert.equal(enc.encryptionProviderConfigAutomaticReload, true);
   assert.equal(parseCommandLine(['--enable-bootstrap-token-auth']).options.enableBootstrapTokenAuth, true);
   // Accepted and stored even though nothing reads them yet
   const c = parseCommandLine(['--service-cluster-ip-range=10.0.0.0/24', '--enable-admission-plugins=NamespaceLifecycle,LimitRanger', '--v=2']);

@@ -19,7 +19,7 @@ import type { Authenticator, TokenAuthenticator } from '../request/authenticator
 import { buildAuthorizer, type AuthorizerDeps } from '../authz/modes.ts';
 import type { Authorizer } from '../request/authorizer.ts';
 import { createHealthEndpoint } from '../endpoints/health/index.ts';
-import { PostStartHooks, standardChecks } from '../endpoints/health/checks.ts';
+import { PostStartHooks, standardChecks, type HealthCheck } from '../endpoints/health/checks.ts';
 import { createVersionEndpoint } from '../endpoints/version.ts';
 import { Metrics, createMetricsEndpoint } from '../endpoints/metrics.ts';
 import { createDebugFlagsEndpoint } from '../endpoints/debug-flags.ts';
@@ -32,6 +32,8 @@ export interface ApiServerConfig {
   readonly endpoints: readonly Endpoint[];
   /** The `etcd` health check: resolves when the store answers. */
   readonly pingStore: () => Promise<void>;
+  /** Further health checks on /healthz, /livez and /readyz (e.g. `kms-providers`). */
+  readonly extraChecks?: readonly HealthCheck[];
   readonly informersSynced?: () => boolean;
   /** Post-start hooks; all are marked done by `markStarted()` unless the caller marks them itself. */
   readonly hooks?: PostStartHooks;
@@ -71,6 +73,7 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
   const startedAt = Date.now();
   const checks = standardChecks({
     hooks, pingStore: c.pingStore, informersSynced: c.informersSynced, isShuttingDown: () => shuttingDown, storeTimeoutMs: o.storeHealthTimeoutMs,
+    extraChecks: c.extraChecks,
   });
   const authenticator = c.authenticator ?? await buildAuthenticator({
     clientCaPems: c.pki.clientCaPems, tokenAuthFile: o.tokenAuthFile, anonymous: o.anonymousAuth, tokens: c.tokenAuthenticators,

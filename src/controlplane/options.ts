@@ -37,6 +37,12 @@ export interface ServerOptions extends SecurityOptions {
   etcdCaFile?: string;
   etcdCertFile?: string;
   etcdKeyFile?: string;
+  /** `--encryption-provider-config`: an EncryptionConfiguration file (encryption at rest). */
+  encryptionProviderConfig?: string;
+  /** `--encryption-provider-config-automatic-reload`: re-read that file when it changes. */
+  encryptionProviderConfigAutomaticReload?: boolean;
+  /** Library/tests: how often a reloading config file is re-checked (ms; kube: one minute), KMS probe intervals. */
+  encryptionTuning?: { resyncMs?: number; kmsHealthyIntervalMs?: number; kmsUnhealthyIntervalMs?: number };
   /** `--write-kubeconfig`; default `<data-dir>/admin.kubeconfig`; false = do not write one. */
   writeKubeconfig?: string | false;
   tlsCertFile?: string;
@@ -132,6 +138,9 @@ export interface ResolvedOptions extends SecurityOptions {
   etcdCaFile?: string;
   etcdCertFile?: string;
   etcdKeyFile?: string;
+  encryptionProviderConfig?: string;
+  encryptionProviderConfigAutomaticReload: boolean;
+  encryptionTuning?: { resyncMs?: number; kmsHealthyIntervalMs?: number; kmsUnhealthyIntervalMs?: number };
   kubeconfigPath: string | undefined;
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
@@ -213,6 +222,9 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     etcdCaFile: o.etcdCaFile,
     etcdCertFile: o.etcdCertFile,
     etcdKeyFile: o.etcdKeyFile,
+    encryptionProviderConfig: o.encryptionProviderConfig || undefined,
+    encryptionProviderConfigAutomaticReload: o.encryptionProviderConfigAutomaticReload ?? false,
+    encryptionTuning: o.encryptionTuning,
     kubeconfigPath,
     tlsCertFile: o.tlsCertFile,
     tlsPrivateKeyFile: o.tlsPrivateKeyFile,

@@ -39,6 +39,7 @@ import { Metrics } from '../endpoints/metrics.ts';
 import { instrumentStore } from '../storage/metrics.ts';
 import { objectCounter, resourceResolver, sqliteSize } from './storage-metrics.ts';
 import { createAuditing } from '../audit/options.ts';
+import { encryptingStore, kmsHealthChecks, openEncryption } from './encryption.ts';
 
 /** Secure health ports kube-apiserver probes for `componentstatuses`. */
 const KUBE_SCHEDULER_PORT = 10259;
@@ -99,11 +100,17 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     // Registered first, so stopped last: every request the listener still serves is recorded.
     const auditing = await createAuditing(o.audit, o.log);
     if (auditing) cleanups.push(() => auditing.shutdown());
-    const backend = await openStore({
+    // A malformed --encryption-provider-config refuses the start before any file or connection is opened.
+    const encryption = await openEncryption(o);
+    if (encryption) cleanups.push(() => Promise.resolve(encryption.close()));
+    const catalog = builtinCatalog({ runtimeConfig: o.runtimeConfig });
+    const opened = await openStore({
       kind: o.storage, dataDir: o.dataDir, etcdServers: o.etcdServers, etcdPrefix: o.etcdPrefix,
       etcdCaFile: o.etcdCaFile, etcdCertFile: o.etcdCertFile, etcdKeyFile: o.etcdKeyFile, keyPrefix: REGISTRY_PREFIX,
       historyRetentionMs: o.historyRetentionMs,
     });
+    // Values are encrypted between the registry's codec and the backend (kube's storage transformers).
+    const backend = encryption ? encryptingStore(opened, encryption, () => catalog) : opened;
     // etcd sends progress notifications rarely; one shared watch makes every event progress for every cache,
     // so consistent reads of idle resources are answered from the cache instead of falling back to etcd.
     const shared = o.storage === 'etcd' ? await shareWatches(backend, { root: REGISTRY_PREFIX }) : backend;
@@ -113,7 +120,6 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       dataDir: o.certDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
       extraSans: [o.advertiseAddress],
     });
-    const catalog = builtinCatalog({ runtimeConfig: o.runtimeConfig });
     // One Metrics for the whole server: the store's calls, admission, the chain and the watch handler feed it.
     const metrics = new Metrics({ showHiddenForVersion: o.showHiddenMetricsForVersion });
     const store = instrumentStore(shared, metrics, resourceResolver(catalog));
@@ -185,6 +191,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       authorizer: authz.authorizer,
       metrics,
       endpoints: [...o.extraEndpoints, ...authn.endpoints, ...endpoints],
+      extraChecks: kmsHealthChecks(encryption),
       pingStore: async () => {
         if (store.ping) await store.ping();
         else await store.currentRevision();

@@ -18,6 +18,7 @@ import { objectShape, type ObjectShape } from '../api/canonical.ts';
 import { protobufMessageFor } from '../api/protobuf/codec.ts';
 import type { ResourceDef } from '../api/types.ts';
 import type { KeyValue } from '../storage/interface.ts';
+import { UntransformableValue } from '../storage/value/transforming-store.ts';
 import type { ObjectAttrs, ObjectCodec } from '../storage/cacher/types.ts';
 
 const encoder = new TextEncoder();
@@ -68,6 +69,8 @@ export function encodeCanonical(obj: KObject): Uint8Array {
  * stored until their next write (re-canonicalizing each read would double the decode cost; see BENCHMARKS.md).
  */
 export function decodeKv(kv: KeyValue): KObject {
+  // A value no encryption provider could read (corrupt-objects.ts reports it with kube's wording).
+  if (kv.value instanceof UntransformableValue) throw new Error(`data from the storage is not transformable: ${kv.value.reason}`);
   const obj = JSON.parse(decoder.decode(kv.value)) as KObject;
   return withResourceVersion(obj, kv.modRevision > 0 ? String(kv.modRevision) : undefined);
 }

@@ -16,6 +16,7 @@ import type { KObject } from '../machinery/objects.ts';
 import { errors, field, StatusError, type StatusCause, type StatusReason } from '../machinery/errors.ts';
 import { JsonSyntaxError, scanJson } from '../machinery/json/scan.ts';
 import type { KeyValue } from '../storage/interface.ts';
+import { UntransformableValue } from '../storage/value/transforming-store.ts';
 import type { DeleteParams, DeleteResult, OpContext } from './rest.ts';
 import { toStatusError } from './storage-errors.ts';
 import type { StoreCore } from './store-core.ts';
@@ -32,8 +33,12 @@ export const MAX_CORRUPT_CAUSES = 100;
 /** An undecodable stored value (kube's storage.StorageError with ErrCodeCorruptObj). */
 export class CorruptObjectError extends Error {
   override readonly name = 'CorruptObjectError';
-  constructor(readonly key: string, readonly revision: number, readonly decodeError: string) {
-    super(`StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${revision}: ${decodeError}`);
+  /**
+   * `untransformable`: no encryption provider could decrypt the value (kube reports revision 0 for those, as its
+   * transformer does not know the revision); `undecodable`: the bytes are not an object.
+   */
+  constructor(readonly key: string, readonly revision: number, readonly decodeError: string, readonly kind: 'undecodable' | 'untransformable' = 'undecodable') {
+    super(`StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${kind === 'untransformable' ? 'data from the storage is not transformable' : 'object not decodable'} revision=${revision}: ${decodeError}`);
   }
 
   /**
@@ -58,6 +63,7 @@ export function decodeErrorText(value: Uint8Array, err: unknown): string {
 
 /** Decodes a stored value, or throws CorruptObjectError naming its key and revision. */
 export function decodeOrCorrupt(core: StoreCore, kv: KeyValue): KObject {
+  if (kv.value instanceof UntransformableValue) throw new CorruptObjectError(kv.key, 0, kv.value.reason, 'untransformable');
   try {
     return core.decode(kv);
   } catch (e) {

@@ -12,6 +12,7 @@
  * - a write that changes nothing is not written (the stored object and its resourceVersion come back);
  * - removing the last finalizer of an object being deleted (grace period 0) deletes it.
  */
+import { isStale } from '../storage/value/transforming-store.ts';
 import type { KObject } from '../machinery/objects.ts';
 import { errors, type FieldError } from '../machinery/errors.ts';
 import type { KeyValue } from '../storage/interface.ts';
@@ -197,8 +198,9 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     }
     // Compared in kube's JSON shape on both sides (an object stored by an earlier version may not be), so a
     // write that only differs in key order, zero values or quantity spelling is a no-op.
+    // A value read with an encryption key that no longer writes is rewritten even then (kube's stale data).
     const canonical = core.canonical(obj);
-    if (jsonEqual(comparable(canonical), comparable(core.canonical(existing)))) {
+    if (!isStale(kv.value) && jsonEqual(comparable(canonical), comparable(core.canonical(existing)))) {
       // No-op: nothing but managedFields timestamps would change; kube skips the write.
       return { object: existing, created: false };
     }

@@ -72,6 +72,8 @@ export interface StandardCheckDeps {
   /** True once the watch caches have synced. */
   readonly informersSynced?: () => boolean;
   readonly isShuttingDown: () => boolean;
+  /** Checks kube adds next to the store's (e.g. `kms-providers` with encryption at rest), on every endpoint. */
+  readonly extraChecks?: readonly HealthCheck[];
 }
 
 async function withTimeout(p: Promise<void>, ms: number, what: string): Promise<void> {
@@ -102,6 +104,7 @@ export function standardChecks(d: StandardCheckDeps): StandardChecks {
       await withTimeout(d.pingStore(), timeout, 'store ping');
     },
   };
+  const extra = d.extraChecks ?? [];
   const shutdown: HealthCheck = { name: 'shutdown', check: () => { if (d.isShuttingDown()) throw new Error('process is shutting down'); } };
   const hooks = [
     ...POST_START_HOOKS.map((h) => d.hooks.check(h)),
@@ -109,8 +112,8 @@ export function standardChecks(d: StandardCheckDeps): StandardChecks {
     ...LATE_HOOKS.map((h) => d.hooks.check(h)),
   ];
   return {
-    livez: [ping, log, etcd, ...hooks],
-    readyz: [ping, log, informerSync, ...hooks, shutdown],
-    healthz: [ping, log, etcd, ...hooks],
+    livez: [ping, log, etcd, ...extra, ...hooks],
+    readyz: [ping, log, informerSync, ...extra, ...hooks, shutdown],
+    healthz: [ping, log, etcd, ...extra, ...hooks],
   };
 }
