@@ -22,6 +22,7 @@ import { createHealthEndpoint } from '../endpoints/health/index.ts';
 import { PostStartHooks, standardChecks } from '../endpoints/health/checks.ts';
 import { createVersionEndpoint } from '../endpoints/version.ts';
 import { Metrics, createMetricsEndpoint } from '../endpoints/metrics.ts';
+import type { FlowController, FlowControlStats } from '../flowcontrol/controller.ts';
 
 export interface ApiServerConfig {
   readonly options: ResolvedOptions;
@@ -39,6 +40,8 @@ export interface ApiServerConfig {
   readonly authenticator?: Authenticator;
   /** Built by the caller (start.ts: src/authz/setup.ts); otherwise from `authorizationMode`. */
   readonly authorizer?: Authorizer;
+  /** API Priority and Fairness (start.ts builds it unless `--enable-priority-and-fairness=false`); else max-in-flight. */
+  readonly flowControl?: FlowController;
 }
 
 export interface ApiServer {
@@ -49,6 +52,8 @@ export interface ApiServer {
   readonly port: number;
   readonly listener: Listener;
   readonly metrics: Metrics;
+  /** Read-only priority-and-fairness figures (apiserver_flowcontrol_*); undefined with max-in-flight. */
+  readonly flowControl?: FlowControlStats;
   readonly hooks: PostStartHooks;
   /** Marks every post-start hook finished (the server reports ready). */
   markStarted(): void;
@@ -85,6 +90,7 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
     maxBodyBytes: MAX_REQUEST_BODY_BYTES,
     requestTimeoutMs: o.requestTimeoutMs,
     log: o.log,
+    ...(c.flowControl ? { flowControl: c.flowControl } : {}),
   });
   const listener = await listen({
     host: o.bindAddress, port: o.port, certPem: c.pki.servingCertPem, keyPem: c.pki.servingKeyPem,
@@ -99,6 +105,7 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
     port: listener.port,
     listener,
     metrics,
+    ...(c.flowControl ? { flowControl: c.flowControl } : {}),
     hooks,
     markStarted: () => hooks.markAllDone(),
     isShuttingDown: () => shuttingDown,

@@ -35,6 +35,7 @@ import { serviceAccountIssuer } from '../authn/serviceaccount/index.ts';
 import { tokenRequestSubresource } from '../authn/serviceaccount/token-request.ts';
 import { startCrdController } from '../controllers/crd-controller.ts';
 import { buildAdmission, type AdmissionChain } from '../admission/index.ts';
+import { startFlowControl } from '../flowcontrol/index.ts';
 
 /** Secure health ports kube-apiserver probes for `componentstatuses`. */
 const KUBE_SCHEDULER_PORT = 10259;
@@ -157,7 +158,13 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     cleanups.push(() => admission.stop());
     await admission.ready();
     admissionRef = admission;
+    // API Priority and Fairness: the bootstrap configuration is in place and read before the first request.
+    const apf = o.enablePriorityAndFairness
+      ? await startFlowControl({ registry, serverConcurrencyLimit: o.maxRequestsInflight + o.maxMutatingRequestsInflight, watchList: gates.enabled('WatchList'), log: o.log })
+      : undefined;
+    if (apf) cleanups.push(() => Promise.resolve(apf.stop()));
     server = await createApiServer({
+      ...(apf ? { flowControl: apf.controller } : {}),
       options: o,
       pki,
       authenticator: authn.authenticator,
