@@ -226,8 +226,11 @@ export class FlowController implements FlowControlStats {
     }
   }
 
-  /** The configuration objects → levels, ordered schemas, limits; Dangling conditions follow. */
-  private digest(pls: readonly KObject[], fss: readonly KObject[]): void {
+  /**
+   * The configuration objects → levels, ordered schemas, limits; Dangling conditions follow. `start()` feeds it
+   * from the informers; without a registry (benchmarks, tests) a caller may feed it directly.
+   */
+  digest(pls: readonly KObject[], fss: readonly KObject[]): void {
     const seen = new Set<string>();
     const usable = (pl: KObject): boolean => queuingConfig(pl) !== undefined;
     for (const pl of pls) if (usable(pl)) this.upsertLevel(pl, seen);

@@ -10,6 +10,8 @@ import { dealHand } from './shuffle-sharding.ts';
 
 /** kube's fixed guess at a request's service time, before the real time is known. */
 const ESTIMATED_SERVICE_SECONDS = 0.003;
+/** Node's longest timer. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface WorkEstimate {
   readonly initialSeats: number;
@@ -177,6 +179,12 @@ export class QueueSet {
       this.rejected['queue-full']++;
       return { execute: false, reason: 'queue-full' };
     }
+    if (this.totWaiting === 0 && this.totSeatsInUse < this.concurrencyLimit && this.canAccommodate(seats)) {
+      // Nobody waits and the seats are free: what enqueue-then-dispatch would do, without a promise.
+      if (!queue.waiting.length && !queue.executing) queue.nextDispatchR = this.currentR;
+      queue.nextDispatchR += workOf(estimate);
+      return this.execute(estimate, queue, 0);
+    }
     return new Promise<Admission>((resolve) => {
       const arrivalMs = this.now();
       let timer: NodeJS.Timeout | undefined;
@@ -198,7 +206,7 @@ export class QueueSet {
       this.dispatchAsMuchAsPossible();
       if (p.queue) {
         // still waiting: bound the wait
-        timer = setTimeout(() => this.dropWaiting(p, 'time-out'), Math.max(0, deadlineMs - arrivalMs));
+        timer = setTimeout(() => this.dropWaiting(p, 'time-out'), Math.min(MAX_TIMER_MS, Math.max(0, deadlineMs - arrivalMs)));
         if (signal) signal.addEventListener('abort', onAbort, { once: true });
       }
     });
