@@ -132,7 +132,7 @@ export class ObjectCountTracker {
   get(info: RequestInfo): number | undefined {
     const key = `${info.apiGroup}/${info.resource}`;
     let e = this.counts.get(key);
-    if (!e) this.counts.set(key, (e = { n: -1, at: 0, refreshing: false }));
+    if (!e) this.counts.set(key, (e = { n: -1, at: -Infinity, refreshing: false }));
     if (!e.refreshing && this.now() - e.at >= this.staleMs) {
       const entry = e;
       entry.refreshing = true;
