@@ -29,41 +29,61 @@ export interface CompiledFlowSchema {
 
 const SA_PREFIX = 'system:serviceaccount:';
 
-/** `*` alone in the list matches everything; otherwise an exact member does. */
-function contains(list: readonly string[] | undefined, x: string, wildcard = '*'): boolean {
-  if (!list) return false;
-  if (list.length === 1 && list[0] === wildcard) return true;
-  return list.includes(x);
+/** A list compiled to a test: `*` alone matches everything (kube's containsString), else exact members. */
+function setMatcher(list: readonly string[] | undefined, wildcard = '*'): (x: string) => boolean {
+  if (!list || !list.length) return () => false;
+  if (list.length === 1 && list[0] === wildcard) return () => true;
+  if (list.length === 1) {
+    const only = list[0];
+    return (x) => x === only;
+  }
+  const set = new Set(list);
+  return (x) => set.has(x);
 }
 
-function subjectMatches(s: J, user: UserInfo): boolean {
+type UserTest = (user: UserInfo) => boolean;
+
+function compileSubject(s: J): UserTest {
   switch (s['kind']) {
-    case 'User':
-      return !!s['user'] && (s['user'].name === '*' || s['user'].name === user.username);
+    case 'User': {
+      const name = s['user']?.name;
+      if (name === undefined) return () => false;
+      return name === '*' ? () => true : (u) => u.username === name;
+    }
     case 'Group': {
-      if (!s['group']) return false;
-      const seek = s['group'].name;
-      return seek === '*' || (user.groups ?? []).includes(seek);
+      const seek = s['group']?.name;
+      if (seek === undefined) return () => false;
+      return seek === '*' ? () => true : (u) => (u.groups ?? []).includes(seek);
     }
     case 'ServiceAccount': {
       const sa = s['serviceAccount'];
-      if (!sa) return false;
-      const name = user.username;
-      if (sa.name === '*') return name.startsWith(`${SA_PREFIX}${sa.namespace}:`);
-      return name === `${SA_PREFIX}${sa.namespace}:${sa.name}`;
+      if (!sa) return () => false;
+      if (sa.name === '*') {
+        const prefix = `${SA_PREFIX}${sa.namespace}:`;
+        return (u) => u.username.startsWith(prefix);
+      }
+      const full = `${SA_PREFIX}${sa.namespace}:${sa.name}`;
+      return (u) => u.username === full;
     }
     default:
-      return false;
+      return () => false;
   }
 }
 
-function resourceRuleMatches(r: J, info: RequestInfo): boolean {
-  if (!contains(r['verbs'], info.verb)) return false;
-  const rs = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
-  if (!contains(r['resources'], rs)) return false;
-  if (!contains(r['apiGroups'], info.apiGroup)) return false;
-  if (!info.namespace) return r['clusterScope'] === true;
-  return contains(r['namespaces'], info.namespace);
+type InfoTest = (info: RequestInfo) => boolean;
+
+function compileResourceRule(r: J): InfoTest {
+  const verb = setMatcher(r['verbs']);
+  const resource = setMatcher(r['resources']);
+  const group = setMatcher(r['apiGroups']);
+  const namespace = setMatcher(r['namespaces']);
+  const clusterScope = r['clusterScope'] === true;
+  return (info) => {
+    if (!verb(info.verb)) return false;
+    if (!resource(info.subresource ? `${info.resource}/${info.subresource}` : info.resource)) return false;
+    if (!group(info.apiGroup)) return false;
+    return info.namespace ? namespace(info.namespace) : clusterScope;
+  };
 }
 
 /** kube's URL match: `*`, the exact path, or a prefix: `/a` and `/a/*` both match `/a/...`. */
@@ -77,20 +97,27 @@ export function nonResourceUrlMatches(urls: readonly string[] | undefined, path:
   return false;
 }
 
-function nonResourceRuleMatches(r: J, info: RequestInfo): boolean {
-  return contains(r['verbs'], info.verb) && nonResourceUrlMatches(r['nonResourceURLs'], info.path);
+function compileNonResourceRule(r: J): InfoTest {
+  const verb = setMatcher(r['verbs']);
+  const urls: string[] = r['nonResourceURLs'] ?? [];
+  return (info) => verb(info.verb) && nonResourceUrlMatches(urls, info.path);
 }
 
-function ruleMatches(rule: J, d: RequestDigest): boolean {
-  const subjects: J[] = rule['subjects'] ?? [];
-  if (!subjects.some((s) => subjectMatches(s, d.user))) return false;
-  if (d.info.isResourceRequest) return ((rule['resourceRules'] ?? []) as J[]).some((r) => resourceRuleMatches(r, d.info));
-  return ((rule['nonResourceRules'] ?? []) as J[]).some((r) => nonResourceRuleMatches(r, d.info));
+const any = <T>(tests: ((x: T) => boolean)[]) => (x: T): boolean => {
+  for (const t of tests) if (t(x)) return true;
+  return false;
+};
+
+function compileRule(rule: J): (d: RequestDigest) => boolean {
+  const subject = any<UserInfo>(((rule['subjects'] ?? []) as J[]).map(compileSubject));
+  const resource = any<RequestInfo>(((rule['resourceRules'] ?? []) as J[]).map(compileResourceRule));
+  const nonResource = any<RequestInfo>(((rule['nonResourceRules'] ?? []) as J[]).map(compileNonResourceRule));
+  return (d) => subject(d.user) && (d.info.isResourceRequest ? resource(d.info) : nonResource(d.info));
 }
 
 export function compileFlowSchema(fs: KObject): CompiledFlowSchema {
   const spec = (fs['spec'] ?? {}) as J;
-  const rules: J[] = spec['rules'] ?? [];
+  const rules = ((spec['rules'] ?? []) as J[]).map(compileRule);
   const dm = spec['distinguisherMethod']?.type;
   return {
     name: fs.metadata.name ?? '',
@@ -99,7 +126,7 @@ export function compileFlowSchema(fs: KObject): CompiledFlowSchema {
     matchingPrecedence: spec['matchingPrecedence'] ?? 1000,
     distinguisher: dm === 'ByUser' || dm === 'ByNamespace' ? dm : '',
     object: fs,
-    matches: (d) => rules.some((r) => ruleMatches(r, d)),
+    matches: any(rules),
   };
 }
 

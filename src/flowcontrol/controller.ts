@@ -148,7 +148,7 @@ export class FlowController implements FlowControlStats {
   decide(d: RequestDigest, query: URLSearchParams, deadlineMs: number, signal?: AbortSignal): Decision {
     const fs = classify(this.schemas, d) ?? this.schemas[this.schemas.length - 1]!;
     const level = this.levels.get(fs.priorityLevel)!;
-    const stats = this.schemaStats(fs.name, level.name);
+    const stats = this.schemaStats(fs, level.name);
     const decision = (admission: Admission | Promise<Admission>): Decision => ({
       flowSchema: fs.name, flowSchemaUid: fs.uid, priorityLevel: level.name, priorityLevelUid: level.uid, exempt: level.exempt, admission,
     });
@@ -191,12 +191,18 @@ export class FlowController implements FlowControlStats {
     };
   }
 
-  private schemaStats(fs: string, pl: string) {
-    const key = `${fs}\u0000${pl}`;
+  private schemaStats(fs: CompiledFlowSchema, pl: string) {
+    // Cached on the compiled schema (rebuilt on every configuration change) to keep the hot path free of lookups.
+    const cached = this.statsOf.get(fs);
+    if (cached && cached.priorityLevel === pl) return cached;
+    const key = `${fs.name}\u0000${pl}`;
     let s = this.perSchema.get(key);
-    if (!s) this.perSchema.set(key, (s = { flowSchema: fs, priorityLevel: pl, dispatched: 0, rejected: EMPTY_REJECTS() }));
+    if (!s) this.perSchema.set(key, (s = { flowSchema: fs.name, priorityLevel: pl, dispatched: 0, rejected: EMPTY_REJECTS() }));
+    this.statsOf.set(fs, s);
     return s;
   }
+
+  private readonly statsOf = new WeakMap<CompiledFlowSchema, { flowSchema: string; priorityLevel: string; dispatched: number; rejected: Record<RejectReason, number> }>();
 
   private flowHash(fs: string, distinguisher: string): bigint {
     const key = `${fs}\u0000${distinguisher}`;

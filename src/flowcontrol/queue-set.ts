@@ -84,6 +84,10 @@ export class QueueSet {
   private lastRealMs: number;
   private robin = -1;
   private enqueues = 0;
+  /** Hands already dealt for this deck (a flow's hash → its queues). */
+  private hands = new Map<bigint, number[]>();
+  /** Queues with a request waiting or executing (kept as a count: virtual time needs it on every call). */
+  private active = 0;
   private totWaiting = 0;
   private totSeatsWaiting = 0;
   private totExecuting = 0;
@@ -115,6 +119,7 @@ export class QueueSet {
     if (old.queues === cfg.queues && old.handSize === cfg.handSize) return;
     const waiting = this.queues.flatMap((q) => q.waiting);
     this.queues = makeQueues(Math.max(0, cfg.queues));
+    this.hands = new Map();
     for (const p of waiting) {
       const q = this.queues.length ? this.queues[this.pickQueue(p.hash)]! : undefined;
       if (!q) {
@@ -126,6 +131,7 @@ export class QueueSet {
       q.waiting.push(p);
       q.waitingWork += p.work;
     }
+    this.active = this.queues.filter(busy).length;
     this.dispatchAsMuchAsPossible();
   }
 
@@ -148,8 +154,9 @@ export class QueueSet {
 
   /** Average, deviation and peak of seats demanded (in use + waiting) since the last call; starts a new period. */
   takeDemandStats(): DemandStats {
+    this.syncTime();
     this.noteDemand();
-    const t = this.now();
+    const t = this.lastRealMs;
     const span = t - this.demandSince;
     const avg = span > 0 ? this.demandX / span : this.totSeatsInUse + this.totSeatsWaiting;
     const variance = span > 0 ? Math.max(0, this.demandX2 / span - avg * avg) : 0;
@@ -181,12 +188,15 @@ export class QueueSet {
     }
     if (this.totWaiting === 0 && this.totSeatsInUse < this.concurrencyLimit && this.canAccommodate(seats)) {
       // Nobody waits and the seats are free: what enqueue-then-dispatch would do, without a promise.
-      if (!queue.waiting.length && !queue.executing) queue.nextDispatchR = this.currentR;
+      if (!busy(queue)) {
+        queue.nextDispatchR = this.currentR;
+        this.active++;
+      }
       queue.nextDispatchR += workOf(estimate);
       return this.execute(estimate, queue, 0);
     }
     return new Promise<Admission>((resolve) => {
-      const arrivalMs = this.now();
+      const arrivalMs = this.lastRealMs;
       let timer: NodeJS.Timeout | undefined;
       const onAbort = (): void => this.dropWaiting(p, 'cancelled');
       const p: Pending = {
@@ -197,7 +207,10 @@ export class QueueSet {
           signal?.removeEventListener('abort', onAbort);
         },
       };
-      if (!queue.waiting.length && !queue.executing) queue.nextDispatchR = this.currentR;
+      if (!busy(queue)) {
+        queue.nextDispatchR = this.currentR;
+        this.active++;
+      }
       queue.waiting.push(p);
       queue.waitingWork += p.work;
       this.totWaiting++;
@@ -216,7 +229,12 @@ export class QueueSet {
   private pickQueue(hash: bigint): number {
     const n = this.queues.length;
     if (n === 1) return 0;
-    const hand = dealHand(hash, n, Math.min(this.cfg.handSize, n));
+    let hand = this.hands.get(hash);
+    if (!hand) {
+      if (this.hands.size >= 10_000) this.hands.clear();
+      hand = dealHand(hash, n, Math.min(this.cfg.handSize, n));
+      this.hands.set(hash, hand);
+    }
     const offset = this.enqueues++ % hand.length;
     let best = -1;
     let bestWork = Infinity;
@@ -276,7 +294,6 @@ export class QueueSet {
 
   private execute(estimate: WorkEstimate, queue: Queue | undefined, waitedMs: number): Admission {
     const seats = maxSeatsOf(estimate);
-    const startedMs = this.now();
     this.totExecuting++;
     this.totSeatsInUse += seats;
     this.dispatched++;
@@ -285,30 +302,32 @@ export class QueueSet {
       queue.seatsInUse += seats;
     }
     this.noteDemand();
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      this.syncTime();
-      this.totExecuting--;
-      const release = (): void => {
-        this.syncTime();
-        this.totSeatsInUse -= seats;
-        if (queue) queue.seatsInUse -= seats;
-        this.noteDemand();
-        this.dispatchAsMuchAsPossible();
-      };
-      if (queue) {
-        queue.executing--;
-        // Correct the queue's virtual clock by what the request really took.
-        const actual = (this.now() - startedMs) / 1000;
-        queue.nextDispatchR -= estimate.initialSeats * (ESTIMATED_SERVICE_SECONDS - actual);
-        this.boundNextDispatch(queue);
-      }
-      if (estimate.additionalLatencyMs > 0) setTimeout(release, estimate.additionalLatencyMs).unref?.();
-      else release();
-    };
-    return { execute: true, waitedMs, finish };
+    return new Running(this, estimate, queue, seats, this.lastRealMs, waitedMs);
+  }
+
+  /** The request's main work is over: its queue's clock is corrected; seats go now or after the lingering. */
+  finishRequest(r: Running): void {
+    this.syncTime();
+    this.totExecuting--;
+    const queue = r.queue;
+    if (queue) {
+      queue.executing--;
+      if (!busy(queue)) this.active--;
+      // Correct the queue's virtual clock by what the request really took.
+      const actual = (this.lastRealMs - r.startedMs) / 1000;
+      queue.nextDispatchR -= r.estimate.initialSeats * (ESTIMATED_SERVICE_SECONDS - actual);
+      this.boundNextDispatch(queue);
+    }
+    if (r.estimate.additionalLatencyMs > 0) setTimeout(() => this.releaseSeats(r), r.estimate.additionalLatencyMs).unref?.();
+    else this.releaseSeats(r);
+  }
+
+  private releaseSeats(r: Running): void {
+    this.syncTime();
+    this.totSeatsInUse -= r.seats;
+    if (r.queue) r.queue.seatsInUse -= r.seats;
+    this.noteDemand();
+    this.dispatchAsMuchAsPossible();
   }
 
   private dropWaiting(p: Pending, reason: RejectReason): void {
@@ -318,6 +337,7 @@ export class QueueSet {
     if (i < 0) return;
     this.syncTime();
     q.waiting.splice(i, 1);
+    if (!busy(q)) this.active--;
     q.waitingWork -= p.work;
     p.queue = undefined;
     this.totWaiting--;
@@ -341,18 +361,14 @@ export class QueueSet {
     const dt = (t - this.lastRealMs) / 1000;
     this.lastRealMs = t;
     if (dt <= 0 || this.cfg.queues < 1) return;
-    let active = 0;
-    let requested = 0;
-    for (const q of this.queues) {
-      requested += q.seatsInUse;
-      for (const p of q.waiting) requested += p.seats;
-      if (q.waiting.length || q.executing) active++;
-    }
-    if (active) this.currentR += (Math.min(requested, this.concurrencyLimit) / active) * dt;
+    // With queues every executing request belongs to one, so the seats asked are those in use plus waiting.
+    const requested = this.totSeatsInUse + this.totSeatsWaiting;
+    if (this.active > 0) this.currentR += (Math.min(requested, this.concurrencyLimit) / this.active) * dt;
   }
 
+  /** Uses the time of the last syncTime (every caller synced just before). */
   private noteDemand(): void {
-    const t = this.now();
+    const t = this.lastRealMs;
     const dt = t - this.demandLast;
     const x = this.totSeatsInUse + this.totSeatsWaiting;
     if (dt > 0) {
@@ -367,6 +383,25 @@ export class QueueSet {
 
   private lastDemand = 0;
 }
+
+/** An executing request; `finish` once (later calls do nothing). A class: no closures per request. */
+class Running {
+  readonly execute = true;
+  private done = false;
+
+  constructor(private readonly qs: QueueSet, readonly estimate: WorkEstimate, readonly queue: Queue | undefined, readonly seats: number,
+    readonly startedMs: number, readonly waitedMs: number) {
+    this.finish = this.finish.bind(this);
+  }
+
+  finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.qs.finishRequest(this);
+  }
+}
+
+const busy = (q: Queue): boolean => q.waiting.length > 0 || q.executing > 0;
 
 function makeQueues(n: number): Queue[] {
   return Array.from({ length: n }, (_, index) => ({ index, waiting: [], waitingWork: 0, executing: 0, seatsInUse: 0, nextDispatchR: 0 }));
