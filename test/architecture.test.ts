@@ -20,6 +20,7 @@ const LAYERS = [
   'server', //        listener, the filter chain and its filters, request-info parsing
   'endpoints', //     handlers per verb, negotiation, discovery, openapi, health, metrics
   'controllers', //   in-process controllers (namespaces, GC, service accounts, CRDs, RBAC aggregation)
+  'flowcontrol', //   API Priority and Fairness: bootstrap configuration, classification, fair queuing
   'authn', //         authenticators, service account tokens (issuer, TokenRequest)
   'authz', //         authorizers (RBAC, Node, ABAC, webhook, configuration file)
   'admission', //     the admission chain and its plugins (webhooks, policies, Pod Security, quota, …)

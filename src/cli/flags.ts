@@ -321,6 +321,7 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     maxMutatingRequestsInflight: v.get('max-mutating-requests-inflight') as number,
     minRequestTimeoutSeconds: v.get('min-request-timeout') as number,
     requestTimeoutMs: v.get('request-timeout') as number,
+    enablePriorityAndFairness: v.get('enable-priority-and-fairness') as boolean,
     tlsMinVersion: tlsMin ? TLS_VERSIONS[tlsMin] : undefined,
     http2MaxStreamsPerConnection: (v.get('http2-max-streams-per-connection') as number) || undefined,
     certDir: opt('cert-dir'),

@@ -24,6 +24,7 @@ import { createVersionEndpoint } from '../endpoints/version.ts';
 import { Metrics, createMetricsEndpoint } from '../endpoints/metrics.ts';
 import { createDebugFlagsEndpoint } from '../endpoints/debug-flags.ts';
 import type { Auditing } from '../audit/auditing.ts';
+import type { FlowController, FlowControlStats } from '../flowcontrol/controller.ts';
 
 export interface ApiServerConfig {
   readonly options: ResolvedOptions;
@@ -47,6 +48,8 @@ export interface ApiServerConfig {
   readonly metrics?: Metrics;
   /** Built by the caller from the audit options (src/audit/options.ts); absent = no auditing. */
   readonly auditing?: Auditing;
+  /** API Priority and Fairness (start.ts builds it unless `--enable-priority-and-fairness=false`); else max-in-flight. */
+  readonly flowControl?: FlowController;
 }
 
 export interface ApiServer {
@@ -57,6 +60,8 @@ export interface ApiServer {
   readonly port: number;
   readonly listener: Listener;
   readonly metrics: Metrics;
+  /** Read-only priority-and-fairness figures (apiserver_flowcontrol_*); undefined with max-in-flight. */
+  readonly flowControl?: FlowControlStats;
   readonly hooks: PostStartHooks;
   /** Marks every post-start hook finished (the server reports ready). */
   markStarted(): void;
@@ -97,6 +102,7 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
     log: o.log,
     logger: o.logger,
     ...(c.auditing ? { auditing: c.auditing } : {}),
+    ...(c.flowControl ? { flowControl: c.flowControl } : {}),
   });
   const listener = await listen({
     host: o.bindAddress, port: o.port, certPem: c.pki.servingCertPem, keyPem: c.pki.servingKeyPem,
@@ -111,6 +117,7 @@ export async function createApiServer(c: ApiServerConfig): Promise<ApiServer> {
     port: listener.port,
     listener,
     metrics,
+    ...(c.flowControl ? { flowControl: c.flowControl } : {}),
     hooks,
     markStarted: () => hooks.markAllDone(),
     isShuttingDown: () => shuttingDown,

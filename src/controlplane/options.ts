@@ -74,6 +74,8 @@ export interface ServerOptions extends SecurityOptions {
   maxMutatingRequestsInflight?: number;
   /** `--request-timeout` in ms (default 60s) for requests that are not long-running. */
   requestTimeoutMs?: number;
+  /** `--enable-priority-and-fairness` (default true): API Priority and Fairness instead of max-in-flight. */
+  enablePriorityAndFairness?: boolean;
   /** `--min-request-timeout` in seconds (default 1800): the base for watch timeouts. */
   minRequestTimeoutSeconds?: number;
   /** `--tls-min-version` as Node names it (default TLSv1.2, as kube). */
@@ -157,6 +159,7 @@ export interface ResolvedOptions extends SecurityOptions {
   maxMutatingRequestsInflight: number;
   minRequestTimeoutSeconds: number;
   requestTimeoutMs: number;
+  enablePriorityAndFairness: boolean;
   controllers: boolean;
   tlsMinVersion: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
   http2MaxStreamsPerConnection: number;
@@ -209,6 +212,12 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     return n;
   };
   const bindAddress = o.bindAddress ?? '127.0.0.1';
+  const enablePriorityAndFairness = o.enablePriorityAndFairness ?? true;
+  const maxRequestsInflight = nonNegative('--max-requests-inflight', o.maxRequestsInflight, 400);
+  const maxMutatingRequestsInflight = nonNegative('--max-mutating-requests-inflight', o.maxMutatingRequestsInflight, 200);
+  if (enablePriorityAndFairness && maxRequestsInflight + maxMutatingRequestsInflight <= 0) {
+    throw new OptionsError(`invalid configuration: MaxRequestsInFlight=${maxRequestsInflight} and MaxMutatingRequestsInFlight=${maxMutatingRequestsInflight}; they must add up to something positive`);
+  }
   return {
     ...securityOptions(o),
     port,
@@ -237,8 +246,9 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     featureGates: o.featureGates ?? {},
     livezGracePeriodMs: nonNegative('--livez-grace-period', o.livezGracePeriodMs, 0),
     shutdownDelayMs: nonNegative('--shutdown-delay-duration', o.shutdownDelayMs, 0),
-    maxRequestsInflight: nonNegative('--max-requests-inflight', o.maxRequestsInflight, 400),
-    maxMutatingRequestsInflight: nonNegative('--max-mutating-requests-inflight', o.maxMutatingRequestsInflight, 200),
+    maxRequestsInflight,
+    maxMutatingRequestsInflight,
+    enablePriorityAndFairness,
     minRequestTimeoutSeconds: nonNegative('--min-request-timeout', o.minRequestTimeoutSeconds, 1800),
     requestTimeoutMs: nonNegative('--request-timeout', o.requestTimeoutMs, 60_000),
     controllers: o.controllers ?? true,

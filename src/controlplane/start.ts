@@ -40,6 +40,7 @@ import { instrumentStore } from '../storage/metrics.ts';
 import { objectCounter, resourceResolver, sqliteSize } from './storage-metrics.ts';
 import { createAuditing } from '../audit/options.ts';
 import { encryptingStore, kmsHealthChecks, openEncryption } from './encryption.ts';
+import { startFlowControl } from '../flowcontrol/index.ts';
 
 /** Secure health ports kube-apiserver probes for `componentstatuses`. */
 const KUBE_SCHEDULER_PORT = 10259;
@@ -183,7 +184,13 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     cleanups.push(() => admission.stop());
     await admission.ready();
     admissionRef = admission;
+    // API Priority and Fairness: the bootstrap configuration is in place and read before the first request.
+    const apf = o.enablePriorityAndFairness
+      ? await startFlowControl({ registry, serverConcurrencyLimit: o.maxRequestsInflight + o.maxMutatingRequestsInflight, watchList: gates.enabled('WatchList'), log: o.log })
+      : undefined;
+    if (apf) cleanups.push(() => Promise.resolve(apf.stop()));
     server = await createApiServer({
+      ...(apf ? { flowControl: apf.controller } : {}),
       options: o,
       auditing,
       pki,

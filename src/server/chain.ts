@@ -3,7 +3,7 @@
  * the innermost handler tries the endpoints in order and ends with kube's plain-text 404.
  *
  *   audit id → panic recovery → httplog → request info → request timeout → metrics → body limit → authentication → audit
- *   → impersonation → max-in-flight → authorization → endpoints
+ *   → impersonation → max-in-flight (priority and fairness when a flow controller is given) → authorization → endpoints
  */
 import type { Endpoint } from '../request/context.ts';
 import type { Authenticator } from '../request/authenticator.ts';
@@ -24,6 +24,8 @@ import { withAuthentication } from './filters/authentication.ts';
 import { withAudit } from './filters/audit.ts';
 import { withImpersonation } from './filters/impersonation.ts';
 import { withMaxInFlight } from './filters/max-in-flight.ts';
+import { withPriorityAndFairness } from './filters/priority-and-fairness.ts';
+import type { FlowController } from '../flowcontrol/controller.ts';
 import { withAuthorization } from './filters/authorization.ts';
 
 export interface ChainDeps {
@@ -42,6 +44,8 @@ export interface ChainDeps {
   readonly logger?: Logger;
   /** `--audit-policy-file` with a backend; absent = requests are not audited. */
   readonly auditing?: Auditing;
+  /** API Priority and Fairness (`--enable-priority-and-fairness`); without it, max-in-flight limits. */
+  readonly flowControl?: FlowController;
 }
 
 type Filter = (next: ServerHandler, deps: ChainDeps) => ServerHandler;
@@ -58,7 +62,9 @@ export const FILTERS: readonly { name: string; wrap: Filter }[] = [
   { name: 'authentication', wrap: (n, d) => withAuthentication(n, d) },
   { name: 'audit', wrap: (n, d) => withAudit(n, d) },
   { name: 'impersonation', wrap: (n, d) => withImpersonation(n, d) },
-  { name: 'max-in-flight', wrap: (n, d) => withMaxInFlight(n, { maxReadOnly: d.maxReadOnlyInFlight, maxMutating: d.maxMutatingInFlight, metrics: d.metrics }) },
+  { name: 'max-in-flight', wrap: (n, d) => d.flowControl
+    ? withPriorityAndFairness(n, { flowControl: d.flowControl, requestTimeoutMs: d.requestTimeoutMs, metrics: d.metrics })
+    : withMaxInFlight(n, { maxReadOnly: d.maxReadOnlyInFlight, maxMutating: d.maxMutatingInFlight, metrics: d.metrics }) },
   { name: 'authorization', wrap: (n, d) => withAuthorization(n, d) },
 ];
 
