@@ -111,7 +111,8 @@ function wrkMs(v: string): number {
 
 export async function runWrk(o: ExternalLoadOptions): Promise<ExternalLoadResult> {
   const wrk = toolPath('wrk')!;
-  const base = ['-t', String(o.threads), '-c', String(o.connections), ...headerArgs('-H', o.headers)];
+  // A 10 s timeout (wrk's default is 2 s): TLS handshakes on a machine shared with other work can take that long.
+  const base = ['-t', String(o.threads), '-c', String(o.connections), '--timeout', '10s', ...headerArgs('-H', o.headers)];
   // wrk has no warm-up option: a short unmeasured run opens the connections and warms the server's JIT.
   if (o.warmupS) await run(wrk, [...base, '-d', `${o.warmupS}s`, o.url], limitOf(o));
   return measured(o, async () => {
@@ -143,8 +144,10 @@ export async function runH2load(o: ExternalLoadOptions): Promise<ExternalLoadRes
       '-D', String(o.durationS), ...(o.warmupS ? ['--warm-up-time', String(o.warmupS)] : []), '--log-file', log, o.url];
     return await measured(o, async () => {
       const out = await run(h2load, args, limitOf(o));
-      const requests = Number(/requests: \d+ total, \d+ started, (\d+) done/.exec(out)?.[1] ?? NaN);
-      const ok = Number(/status codes: (\d+) 2xx/.exec(out)?.[1] ?? NaN);
+      const counts = /requests: \d+ total, \d+ started, (\d+) done, \d+ succeeded, (\d+) failed, (\d+) errored, (\d+) timeout/.exec(out);
+      const requests = Number(counts?.[1] ?? NaN);
+      // "status codes" also counts the warm-up's answers; the failed/errored/timeout counts are the window's.
+      const non2xx = /status codes: \d+ 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/.exec(out);
       const finished = /finished in [\d.]+m?s, ([\d.]+) req\/s/.exec(out);
       // The log has one line per request: start time (µs), status, elapsed (µs). Warm-up requests are not logged.
       const lat = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => Number(l.split('\t')[2]) / 1000);
@@ -156,7 +159,7 @@ export async function runH2load(o: ExternalLoadOptions): Promise<ExternalLoadRes
         perSecond: Number(finished?.[1] ?? NaN),
         p50Ms: percentile(sorted, 50),
         p99Ms: percentile(sorted, 99),
-        errors: requests - ok,
+        errors: (counts ? Number(counts[2]) + Number(counts[3]) + Number(counts[4]) : NaN) + (non2xx ? non2xx.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
         seconds: o.durationS,
       };
     });
