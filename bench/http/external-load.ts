@@ -142,8 +142,23 @@ export async function runH2load(o: ExternalLoadOptions): Promise<ExternalLoadRes
     // One stream at a time per connection (-m 1), as wrk's keep-alive connections: 64 connections × 1 stream.
     const args = ['-t', String(o.threads), '-c', String(o.connections), '-m', '1', ...headerArgs('-H', o.headers),
       '-D', String(o.durationS), ...(o.warmupS ? ['--warm-up-time', String(o.warmupS)] : []), '--log-file', log, o.url];
+    // Count mode (-n, 20 requests per connection, connection set-up included) is the fallback when timing
+    // mode hangs: h2load 1.52's -D has waited forever after its window on a starved machine, against any server.
+    const countArgs = ['-t', String(o.threads), '-c', String(o.connections), '-m', '1', ...headerArgs('-H', o.headers),
+      '-n', String(o.connections * 20), '--log-file', log, o.url];
+    let countMode = false;
+    const timed = async (): Promise<string> => {
+      try {
+        return await run(h2load, args, limitOf(o));
+      } catch (err) {
+        if (!/killed after/.test((err as Error).message)) throw err;
+        process.stderr.write('h2load hung in timing mode (-D); measuring this run in count mode (-n) instead\n');
+        countMode = true;
+        return run(h2load, countArgs, limitOf(o));
+      }
+    };
     return await measured(o, async () => {
-      const out = await run(h2load, args, limitOf(o));
+      const out = await timed();
       const counts = /requests: \d+ total, \d+ started, (\d+) done, \d+ succeeded, (\d+) failed, (\d+) errored, (\d+) timeout/.exec(out);
       const requests = Number(counts?.[1] ?? NaN);
       // "status codes" also counts the warm-up's answers; the failed/errored/timeout counts are the window's.
@@ -153,14 +168,14 @@ export async function runH2load(o: ExternalLoadOptions): Promise<ExternalLoadRes
       const lat = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => Number(l.split('\t')[2]) / 1000);
       const sorted = Float64Array.from(lat).sort();
       return {
-        tool: 'h2load',
+        tool: countMode ? 'h2load -n' : 'h2load',
         requests,
         // h2load's req/s counts the measured window only (the warm-up is excluded), as its log does.
         perSecond: Number(finished?.[1] ?? NaN),
         p50Ms: percentile(sorted, 50),
         p99Ms: percentile(sorted, 99),
         errors: (counts ? Number(counts[2]) + Number(counts[3]) + Number(counts[4]) : NaN) + (non2xx ? non2xx.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
-        seconds: o.durationS,
+        seconds: countMode ? wrkMs(/finished in ([\d.]+m?s),/.exec(out)?.[1] ?? '') / 1000 : o.durationS,
       };
     });
   } finally {
