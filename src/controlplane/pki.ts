@@ -127,8 +127,11 @@ export async function ensurePki(o: PkiOptions): Promise<Pki> {
     // The CA with its key, parsed only when a leaf must be (re-)issued.
     let signer: Promise<Issued> | undefined;
     const caSigner = (): Promise<Issued> => (signer ??= certs().then((c) => c.loadIssued(ca.certPem, ca.keyPem)));
-    if (!o.tlsCertFile) serving = await pairFromDisk(dir, 'apiserver', async () => issueServing(await caSigner(), o), (c) => stillGood(c, ca.certPem, ips));
-    admin = await pairFromDisk(dir, 'admin', async () => issueAdmin(await caSigner()), (c) => stillGood(c, ca.certPem));
+    // The two leaves are independent files: issued (or checked) together.
+    [serving, admin] = await Promise.all([
+      o.tlsCertFile ? undefined : pairFromDisk(dir, 'apiserver', async () => issueServing(await caSigner(), o), (c) => stillGood(c, ca.certPem, ips)),
+      pairFromDisk(dir, 'admin', async () => issueAdmin(await caSigner()), (c) => stillGood(c, ca.certPem)),
+    ]);
   } else {
     processCa ??= certs().then((c) => c.createCa('keelson-ca'));
     const signer = await processCa;

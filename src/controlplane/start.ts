@@ -117,10 +117,16 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const shared = o.storage === 'etcd' ? await shareWatches(backend, { root: REGISTRY_PREFIX }) : backend;
     cleanups.push(() => shared.close());
     // Certificates after the store: its lock refuses a second server on this data dir before it touches them.
-    const pki = await ensurePki({
-      dataDir: o.certDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
-      extraSans: [o.advertiseAddress],
-    });
+    // The service account key (RSA, generated on the first start) is made at the same time: key generation
+    // runs in libuv's thread pool, so the two overlap on a second core. TokenRequest signs with it, so it
+    // exists before the registry.
+    const [pki, saIssuer] = await Promise.all([
+      ensurePki({
+        dataDir: o.certDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
+        extraSans: [o.advertiseAddress],
+      }),
+      serviceAccountIssuer(o),
+    ]);
     // One Metrics for the whole server: the store's calls, admission, the chain and the watch handler feed it.
     const metrics = new Metrics({ showHiddenForVersion: o.showHiddenMetricsForVersion });
     const store = instrumentStore(shared, metrics, resourceResolver(catalog));
@@ -133,8 +139,6 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       if (!server) throw new Error('a review ran before the server was created');
       return server;
     };
-    // Service account keys exist before the registry: TokenRequest signs with them.
-    const saIssuer = await serviceAccountIssuer(o);
     const reviews = reviewStorages({ authenticator: () => chainOf().authenticator, authorizer: () => chainOf().authorizer, apiAudiences: saIssuer.config.apiAudiences });
     let registryRef: Registry | undefined;
     const registryOf = (): Registry => registryRef!;

@@ -137,6 +137,30 @@ function fieldSchemaOf(def: ResourceDef, apiVersion: string, kind: string): { fi
   return schema ? { fieldSchema: schema } : {};
 }
 
+type RenderParts = Pick<HandlerScope, 'render'> & { fieldSchema?: SchemaNode };
+/**
+ * The render options and strict-decoding schema of (def, apiVersion, kind, table): fixed for a def (a changed
+ * CRD is a new def), so computed once instead of on every request.
+ */
+const renderParts = new WeakMap<ResourceDef, Map<string, RenderParts>>();
+
+function renderPartsOf(def: ResourceDef, apiVersion: string, kind: string, group: string, table: boolean): RenderParts {
+  let byKey = renderParts.get(def);
+  if (!byKey) renderParts.set(def, (byKey = new Map()));
+  const key = `${apiVersion}\0${kind}\0${table ? 1 : 0}`;
+  let parts = byKey.get(key);
+  if (!parts) {
+    parts = {
+      // A custom resource's own objects are JSON only, even when its kind shares a name with a meta/v1 kind;
+      // its Scale (autoscaling/v1) has a protobuf form.
+      render: { def, kind, apiVersion, group, protobuf: supportsProtobuf(apiVersion, kind) && !(def.custom && kind === def.kind), ...(table ? {} : { table: false }) },
+      ...fieldSchemaOf(def, apiVersion, kind),
+    };
+    byKey.set(key, parts);
+  }
+  return parts;
+}
+
 export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint {
   const { registry, catalog } = opts;
   const isKnownKind = (apiVersion: string, kind: string) => {
@@ -195,12 +219,9 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
       storage, def, group, version, resource: p.resource, subresource: p.subresource, kind, apiVersion,
       namespace: def.namespaced ? p.namespace : '',
       name: p.name,
-      // A custom resource's own objects are JSON only, even when its kind shares a name with a meta/v1 kind;
-      // its Scale (autoscaling/v1) has a protobuf form.
-      render: { def, kind, apiVersion, group, protobuf: supportsProtobuf(apiVersion, kind) && !(def.custom && kind === def.kind), ...(table ? {} : { table: false }) },
       isKnownKind,
       ...(opts.onWatchEvent ? { onWatchEvent: opts.onWatchEvent } : {}),
-      ...fieldSchemaOf(def, apiVersion, kind),
+      ...renderPartsOf(def, apiVersion, kind, group, table),
     };
 
     if (p.subresource && isConnect(p.resource, p.subresource)) {

@@ -123,3 +123,47 @@ void test('the RBAC mode registers itself and works without a registry (empty)',
   assert.equal((await a.authorize(attrs(alice, 'get', 'pods', 'x', { name: 'p' }))).kind, 'no-opinion');
   assert.equal((await a.authorize(attrs({ username: 'root', groups: ['system:masters'] }, 'get', 'pods', 'x', { name: 'p' }))).kind, 'allow');
 });
+
+void test('cached decisions follow every change to roles and bindings (one revision per change)', async () => {
+  const ix = setup();
+  const a = rbacAuthorizer(ix);
+  const get = (u: UserInfo, ns = 'ns1') => a.authorize(attrs(u, 'get', 'configmaps', ns, { name: 'c' }));
+  // Asked twice: the second answer comes from the cache and is the same decision, not a shared object.
+  const first = await get(bob);
+  const again = await get(bob);
+  assert.equal(first.kind, 'allow');
+  assert.deepEqual(again, first);
+  assert.notEqual(again, first);
+
+  // The role narrowed: denied at once.
+  ix.upsertRole(role('cm-writer', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }], 'ns1'));
+  assert.equal((await get(bob)).kind, 'no-opinion');
+  // Widened again, then the binding loses bob as a subject.
+  ix.upsertRole(role('cm-writer', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }], 'ns1'));
+  assert.equal((await get(bob)).kind, 'allow');
+  ix.upsertBinding(binding('cm', { kind: 'Role', name: 'cm-writer' }, [U('carol')], 'ns1'), 'RoleBinding');
+  assert.equal((await get(bob)).kind, 'no-opinion');
+  // A new cluster binding for bob's group; then its cluster role goes away (the lister's error is the reason).
+  ix.upsertClusterRole(role('cm-all', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }]));
+  ix.upsertBinding(binding('everyone', { kind: 'ClusterRole', name: 'cm-all' }, [Grp('system:authenticated')]), 'ClusterRoleBinding');
+  assert.equal((await get(bob, 'ns9')).kind, 'allow');
+  ix.deleteClusterRole(role('cm-all', []));
+  assert.deepEqual(await get(bob, 'ns9'), { kind: 'no-opinion', reason: `RBAC: clusterrole.${G} "cm-all" not found` });
+  ix.deleteBinding(binding('everyone', { kind: 'ClusterRole', name: 'cm-all' }, []), 'ClusterRoleBinding');
+  assert.deepEqual(await get(bob, 'ns9'), { kind: 'no-opinion' });
+  ix.deleteRole(role('cm-writer', [], 'ns1'));
+  ix.upsertBinding(binding('cm', { kind: 'Role', name: 'cm-writer' }, [U('bob')], 'ns1'), 'RoleBinding');
+  assert.equal((await get(bob)).reason, `RBAC: role.${G} "cm-writer" not found`);
+});
+
+void test('the decision cache tells users, groups, verbs, names and paths apart', async () => {
+  const a = rbacAuthorizer(setup());
+  const dev: UserInfo = { username: 'bob', groups: ['dev'] };
+  assert.equal((await a.authorize(attrs(dev, 'get', 'pods', 'ns2', { name: 'p' }))).kind, 'allow');
+  assert.equal((await a.authorize(attrs({ username: 'bob', groups: [] }, 'get', 'pods', 'ns2', { name: 'p' }))).kind, 'no-opinion');
+  assert.equal((await a.authorize(attrs(alice, 'delete', 'pods', 'ns2', { name: 'p' }))).kind, 'no-opinion');
+  assert.equal((await a.authorize(attrs(alice, 'get', 'pods', 'ns2', { name: 'p', subresource: 'log' }))).kind, 'no-opinion');
+  const health = (path: string) => a.authorize({ ...attrs(bob, 'get', ''), isResourceRequest: false, path });
+  assert.equal((await health('/healthz')).kind, 'allow');
+  assert.equal((await health('/metrics')).kind, 'no-opinion');
+});

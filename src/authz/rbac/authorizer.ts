@@ -11,10 +11,45 @@ import { rulesFor, visitRulesFor, type RuleSource } from '../../registry/rbac/va
 import { ruleMatches, ruleRequest, type NormalRule } from '../../registry/rbac/validation/rules.ts';
 import { describeBinding } from '../../registry/rbac/validation/subjects.ts';
 
+/** A rule source that counts its changes: any role or binding added, changed or removed bumps `revision`. */
+export interface RevisionedRuleSource extends RuleSource {
+  readonly revision: number;
+}
+
+function hasRevision(src: RuleSource): src is RevisionedRuleSource {
+  return typeof (src as Partial<RevisionedRuleSource>).revision === 'number';
+}
+
+/** Decisions kept per RBAC revision; past this many distinct requests the cache starts over. */
+const DECISION_CACHE_SIZE = 8192;
+
+/**
+ * Everything a decision depends on: the user's name and groups (the only subject keys, see subjects.ts) and
+ * the request as ruleRequest() reads it. RBAC ignores the version, extras and selectors.
+ */
+function decisionKey(a: Attributes): string {
+  const target = a.isResourceRequest ? `r\0${a.namespace}\0${a.apiGroup}\0${a.resource}\0${a.subresource}\0${a.name}` : `n\0${a.path}`;
+  return `${a.user.username}\0${a.user.groups.join('\u0001')}\0${a.verb}\0${target}`;
+}
+
 export function rbacAuthorizer(src: RuleSource): Authorizer {
+  // Repeated requests of one credential ask the same question: the answer holds until the rule source changes.
+  const cache = new Map<string, Decision>();
+  let cachedAt = -1;
+  const authorize = (attrs: Attributes): Decision => {
+    if (!hasRevision(src)) return authorizeWith(src, attrs);
+    if (src.revision !== cachedAt || cache.size >= DECISION_CACHE_SIZE) {
+      cache.clear();
+      cachedAt = src.revision;
+    }
+    const key = decisionKey(attrs);
+    let d = cache.get(key);
+    if (!d) cache.set(key, (d = authorizeWith(src, attrs)));
+    return { ...d };
+  };
   return {
     name: 'RBAC',
-    authorize: (attrs) => authorizeWith(src, attrs),
+    authorize,
     rulesFor: (user, namespace) => rulesResult(src, user, namespace),
   };
 }

@@ -25,6 +25,8 @@ type BySubject = Map<string, Indexed[]>;
 const EMPTY: readonly BindingInfo[] = Object.freeze([]);
 
 export class RbacIndex implements RuleSource {
+  /** Bumped by every change (the RBAC authorizer's decision cache is valid for one revision). */
+  revision = 0;
   private readonly clusterRoles = new Map<string, readonly NormalRule[]>();
   /** `<namespace>/<name>` → rules. */
   private readonly roles = new Map<string, readonly NormalRule[]>();
@@ -34,22 +36,27 @@ export class RbacIndex implements RuleSource {
   private readonly namespaced = new Map<string, BySubject>();
 
   upsertClusterRole(obj: KObject): void {
+    this.revision++;
     this.clusterRoles.set(obj.metadata.name ?? '', normalizeRules((obj as Record<string, unknown>)['rules']));
   }
 
   deleteClusterRole(obj: KObject): void {
+    this.revision++;
     this.clusterRoles.delete(obj.metadata.name ?? '');
   }
 
   upsertRole(obj: KObject): void {
+    this.revision++;
     this.roles.set(`${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`, normalizeRules((obj as Record<string, unknown>)['rules']));
   }
 
   deleteRole(obj: KObject): void {
+    this.revision++;
     this.roles.delete(`${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`);
   }
 
   upsertBinding(obj: KObject, kind: BindingInfo['kind']): void {
+    this.revision++;
     const info = bindingInfo(obj, kind);
     const id = bindingId(info);
     this.removeIndexed(id);
@@ -64,6 +71,7 @@ export class RbacIndex implements RuleSource {
   }
 
   deleteBinding(obj: KObject, kind: BindingInfo['kind']): void {
+    this.revision++;
     this.removeIndexed(bindingId(bindingInfo(obj, kind)));
   }
 

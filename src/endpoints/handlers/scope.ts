@@ -79,7 +79,10 @@ export function opContext(ctx: RequestContext, s: HandlerScope, o: { dryRun?: bo
     get auditAnnotations() {
       return (ctx.auditAnnotations ??= {});
     },
-    signal: ctx.signal,
+    // Lazy as well: reading ctx.signal creates the request's AbortController (see server/listener.ts).
+    get signal() {
+      return ctx.signal;
+    },
     ...(ctx.unsafeMalformedObjectDeletion ? { unsafeMalformedObjectDeletion: true } : {}),
   };
 }

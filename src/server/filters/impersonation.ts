@@ -106,8 +106,19 @@ export function impersonationRequests(headers: DistinctHeaders): Piece[] {
   return out;
 }
 
+/** Whether any header (Node's lower-cased names) starts with `impersonate-`. */
+function asksToImpersonate(headers: IncomingHttpHeaders): boolean {
+  for (const name in headers) if (name.startsWith('impersonate-')) return true;
+  return false;
+}
+
 export function withImpersonation(next: ServerHandler, deps: { authorizer: Authorizer }): ServerHandler {
   return async function impersonation(ctx) {
+    // Almost no request impersonates: skip re-reading every raw header line unless one asks to.
+    if (!asksToImpersonate(ctx.req.headers)) {
+      await next(ctx);
+      return;
+    }
     let pieces: Piece[];
     const headers = distinctHeaders(ctx.req.rawHeaders, ctx.req.headers);
     try {
