@@ -39,7 +39,7 @@ void test('deprecated and GA gates start with a klog warning line', { timeout: 6
   try {
     const r = await run(['--secure-port=0', `--data-dir=${dir}`, '--feature-gates=KMSv1=false,BtreeWatchCache=true']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /^W\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ feature_gate\.go:\d+\] Setting deprecated feature gate KMSv1=false\. It will be removed in a future release\.$/m);
+    assert.match(r.stderr, /^W\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ feature_gate\.(?:go:\d+|ts)\] Setting deprecated feature gate KMSv1=false\. It will be removed in a future release\.$/m);
     assert.match(r.stderr, /^W\d{4} .*\] Setting GA feature gate BtreeWatchCache=true\. It will be removed in a future release\.$/m);
   } finally {
     rmSync(dir, { recursive: true, force: true });
