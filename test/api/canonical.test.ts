@@ -134,9 +134,10 @@ const classes: { name: string; path: string; send: Obj; want: string }[] = [
     want: '{"kind":"Ingress","apiVersion":"networking.k8s.io/v1","metadata":{"name":"ing","namespace":"ref","uid":"UID","resourceVersion":"RV","generation":1,"creationTimestamp":"TIME"},"spec":{"defaultBackend":{"service":{"name":"s","port":{"number":80}}}},"status":{"loadBalancer":{}}}',
   },
   {
+    // TaintNodesByCondition (admission, on by default) marks a new node not-ready until its kubelet reports.
     name: 'Node', path: '/api/v1/nodes',
     send: { kind: 'Node', apiVersion: 'v1', metadata: { name: 'n1' } },
-    want: '{"kind":"Node","apiVersion":"v1","metadata":{"name":"n1","uid":"UID","resourceVersion":"RV","creationTimestamp":"TIME"},"spec":{},"status":{"daemonEndpoints":{"kubeletEndpoint":{"Port":0}},"nodeInfo":{"machineID":"","systemUUID":"","bootID":"","kernelVersion":"","osImage":"","containerRuntimeVersion":"","kubeletVersion":"","kubeProxyVersion":"","operatingSystem":"","architecture":""}}}',
+    want: '{"kind":"Node","apiVersion":"v1","metadata":{"name":"n1","uid":"UID","resourceVersion":"RV","creationTimestamp":"TIME"},"spec":{"taints":[{"key":"node.kubernetes.io/not-ready","effect":"NoSchedule"}]},"status":{"daemonEndpoints":{"kubeletEndpoint":{"Port":0}},"nodeInfo":{"machineID":"","systemUUID":"","bootID":"","kernelVersion":"","osImage":"","containerRuntimeVersion":"","kubeletVersion":"","kubeProxyVersion":"","operatingSystem":"","architecture":""}}}',
   },
   {
     name: 'core Event', path: `/api/v1/namespaces/${NS}/events`,
