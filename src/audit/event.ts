@@ -15,9 +15,9 @@ import { levelAtLeast, type AuditEvent, type EventUser, type ObjectReference, ty
 const MAX_USER_AGENT = 1024;
 const USER_AGENT_TRUNCATED = '...TRUNCATED';
 
-/** Microseconds since the epoch; performance's clock has sub-millisecond resolution. */
-export function nowMicros(): number {
-  return Math.round((performance.timeOrigin + performance.now()) * 1000);
+/** Microseconds since the epoch (of `at`, a performance.now() reading); that clock has sub-millisecond resolution. */
+export function nowMicros(at: number = performance.now()): number {
+  return Math.round((performance.timeOrigin + at) * 1000);
 }
 
 let secondPrefix = '';
@@ -80,7 +80,8 @@ export function sourceIPs(req: Req): string[] {
 }
 
 function eventUser(u: UserInfo): EventUser {
-  const out: EventUser = { username: u.username };
+  // The unauthenticated user of a failed authentication is `"user":{}` in kube's events.
+  const out: EventUser = u.username ? { username: u.username } : {};
   if (u.uid) out.uid = u.uid;
   if (u.groups?.length) out.groups = u.groups;
   if (u.extra && Object.keys(u.extra).length) out.extra = Object.fromEntries(Object.keys(u.extra).sort().map((k) => [k, [...u.extra![k]!]]));

@@ -179,6 +179,33 @@ void test('rule omitStages, a 403 with the forbid decision, impersonation, a dep
   assert.equal(depEv.annotations['k8s.io/removed-release'], undefined);
 });
 
+void test('a failed authentication is audited as the empty user, one ResponseStarted event with the 401; None records nothing', async () => {
+  const bad = { user: { token: 'not-a-valid-token' }, headers: { 'User-Agent': 'audit-test/1.0' } } as const;
+  const r = await srv.request('GET', '/api/v1/namespaces/default/pods?limit=5', bad);
+  assert.equal(r.status, 401, r.text);
+  const evs = await byId(String(r.headers['audit-id']), 'ResponseStarted');
+  assert.deepEqual(evs.map((e) => e.stage), ['ResponseStarted']);
+  const ev = evs[0];
+  assert.equal(ev.level, 'Metadata');
+  assert.equal(ev.verb, 'list');
+  assert.equal(ev.requestURI, '/api/v1/namespaces/default/pods?limit=5');
+  assert.deepEqual(ev.user, {});
+  assert.deepEqual(ev.sourceIPs, ['127.0.0.1']);
+  assert.equal(ev.userAgent, 'audit-test/1.0');
+  assert.deepEqual(ev.objectRef, { resource: 'pods', namespace: 'default', apiVersion: 'v1' });
+  // The 401 Status written replaces the attempted-methods message, as kube's LogResponseObject does.
+  assert.deepEqual(ev.responseStatus, { metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+  assert.equal(ev.annotations, undefined);
+  assert.ok(ev.stageTimestamp >= ev.requestReceivedTimestamp);
+
+  // /version is None in the policy: refused all the same, but not recorded.
+  const v = await srv.request('GET', '/version', bad);
+  assert.equal(v.status, 401);
+  const after = await srv.request('GET', '/api/v1/namespaces/default/configmaps');
+  await byId(String(after.headers['audit-id']));
+  assert.deepEqual(events().filter((e) => e.auditID === v.headers['audit-id']), []);
+});
+
 void test('a watch is long-running: ResponseStarted when its headers go out, ResponseComplete when it ends', async () => {
   const r = await srv.request('GET', '/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1');
   assert.equal(r.status, 200);

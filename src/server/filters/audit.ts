@@ -93,3 +93,29 @@ export function withAudit(next: ServerHandler, deps: { auditing?: Auditing; log:
     if (typeof done !== 'boolean') await done;
   };
 }
+
+/**
+ * kube's WithFailedAuthenticationAudit, around authentication's 401: the policy is evaluated for the empty
+ * (unauthenticated) user and, unless None, one event is recorded at ResponseStarted when the refusal's headers go
+ * out. `attempted` is its message until the 401 Status written replaces it. The backend's answer does not change
+ * the refusal.
+ */
+export async function auditFailedAuthentication(ctx: ServerContext, auditing: Auditing, receivedMicros: number, attempted: string, refuse: () => void): Promise<void> {
+  const ra = auditing.begin({ ...attributesOf(ctx), user: { username: '', groups: [] } }, {
+    auditId: ctx.auditId, req: ctx.req, receivedMicros, annotations: () => ctx.auditAnnotations,
+  });
+  if (!ra) {
+    refuse();
+    return;
+  }
+  ctx.audit = ra;
+  ra.setResponseStatus({ metadata: {}, message: attempted });
+  const pending: Promise<boolean>[] = [];
+  watchResponseStart(ctx, (code) => {
+    ra.setResponseCode(code);
+    const r = auditing.process(ra, 'ResponseStarted');
+    if (typeof r !== 'boolean') pending.push(r);
+  });
+  refuse();
+  if (pending.length) await Promise.all(pending);
+}

@@ -9,8 +9,11 @@ import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
 import type { AuthRequest, Authenticator } from '../../request/authenticator.ts';
 import type { Req } from '../../request/context.ts';
-import type { ServerHandler } from './types.ts';
+import type { ServerContext, ServerHandler } from './types.ts';
 import type { Metrics } from '../../endpoints/metrics.ts';
+import type { Auditing } from '../../audit/auditing.ts';
+import { nowMicros } from '../../audit/event.ts';
+import { auditFailedAuthentication } from './audit.ts';
 
 /** The TLS socket behind an HTTP/1.1 request or an HTTP/2 stream. */
 export function tlsSocketOf(req: Req): TLSSocket | undefined {
@@ -31,7 +34,22 @@ export function authRequestOf(req: Req, path: string): AuthRequest {
   };
 }
 
-export function withAuthentication(next: ServerHandler, deps: { authenticator: Authenticator; log: (line: string) => void; metrics?: Metrics }): ServerHandler {
+/** kube's getAuthMethods: the credentials a refused request tried, for its audit event. */
+function attemptedAuthMethods(ctx: ServerContext): string {
+  const methods: string[] = [];
+  const auth = (ctx.req.headers.authorization ?? '').trim();
+  const [scheme, rest] = [auth.split(' ')[0] ?? '', auth.slice(auth.indexOf(' ') + 1)];
+  if (/^basic$/i.test(scheme) && auth.includes(' ') && Buffer.from(rest, 'base64').toString('latin1').includes(':')) methods.push('basic');
+  if (/^bearer$/i.test(scheme) && auth.split(' ').length > 1) methods.push('bearer');
+  if ((ctx.url.searchParams.get('access_token') ?? '').trim()) methods.push('access_token');
+  const peer = tlsSocketOf(ctx.req)?.getPeerCertificate();
+  if (peer && Object.keys(peer).length) methods.push('x509');
+  return methods.length ? `Authentication failed, attempted: ${methods.join(', ')}` : 'Authentication failed, no credentials provided';
+}
+
+export function withAuthentication(next: ServerHandler, deps: {
+  authenticator: Authenticator; log: (line: string) => void; metrics?: Metrics; auditing?: Auditing;
+}): ServerHandler {
   return async function authentication(ctx) {
     const t0 = performance.now();
     const r = await deps.authenticator.authenticate(authRequestOf(ctx.req, ctx.info.path));
@@ -40,7 +58,10 @@ export function withAuthentication(next: ServerHandler, deps: { authenticator: A
       (performance.now() - t0) / 1000, r.kind === 'authenticated' ? r.user.username : undefined);
     if (r.kind !== 'authenticated') {
       if (r.kind === 'error') deps.log(`Unable to authenticate the request: ${r.message}`);
-      respondError(ctx, errors.unauthorized());
+      const refuse = (): void => respondError(ctx, errors.unauthorized());
+      // The refusal is audited too (kube's WithFailedAuthenticationAudit), with the time the request arrived here.
+      if (deps.auditing) await auditFailedAuthentication(ctx, deps.auditing, nowMicros(t0), attemptedAuthMethods(ctx), refuse);
+      else refuse();
       return;
     }
     ctx.user = r.user;
