@@ -28,11 +28,15 @@ export interface RequestResourceSpec {
 /** An evaluation gives up after this many rounds of new checks (kube's cost budget allows far fewer checks). */
 const MAX_ROUNDS = 32;
 
-class Session implements CelAuthorizerBackend {
+/**
+ * One evaluation session's authorizer backend: each check is asked once and its answer kept; an answer that is
+ * still computing is recorded in `pending` and the evaluation that needed it is run again once it is in.
+ */
+export class AuthorizerSession implements CelAuthorizerBackend {
   readonly #answers = new Map<string, AuthzAnswer>();
   readonly pending: Promise<unknown>[] = [];
 
-  constructor(private readonly authorizer: Authorizer, private readonly user: UserInfo) {}
+  constructor(private readonly authorizer: Authorizer, protected readonly user: UserInfo) {}
 
   check(c: AuthzCheck): AuthzAnswer {
     const key = JSON.stringify(c);
@@ -73,7 +77,7 @@ export async function withAuthorizer<T>(
   evaluate: (vars: Record<string, unknown>) => T,
 ): Promise<T> {
   if (!authorizer) return evaluate({});
-  const session = new Session(authorizer, user);
+  const session = new AuthorizerSession(authorizer, user);
   const authz = new CelAuthorizer(session);
   if (requestResource) {
     const r = requestResource;

@@ -13,7 +13,8 @@
 import { compileCel, CelCompileError, CelCostLimitError, PER_CALL_LIMIT, type CelObjectType, type CelProgram, type CelType } from '../../cel/index.ts';
 import { NULL_OBJECT } from '../../cel/values.ts';
 export { dynToCel } from '../../cel/values.ts';
-import { CelAuthorizer, CelResourceCheck, type AuthzAnswer, type AuthzCheck, type CelAuthorizerBackend, selectorAttributes } from '../../cel/lib/authz.ts';
+import { CelAuthorizer, CelResourceCheck } from '../../cel/lib/authz.ts';
+import { AuthorizerSession } from '../../cel/authorizer.ts';
 import type { KObject, GroupVersionKind } from '../../machinery/objects.ts';
 import type { AdmissionAttributes, GroupVersionResource } from '../../registry/admission.ts';
 import type { Authorizer } from '../../request/authorizer.ts';
@@ -170,35 +171,10 @@ export function namespaceObject(ns: KObject | undefined): Record<string, unknown
   return { metadata: meta, spec: ns['spec'] ?? {}, status: ns['status'] ?? {} };
 }
 
-/** A per-request authorizer: caches answers; an answer still computing makes the evaluation run again. */
-export class RequestAuthorizer implements CelAuthorizerBackend {
-  readonly #answers = new Map<string, AuthzAnswer>();
-  readonly pending: Promise<unknown>[] = [];
-
-  constructor(private readonly authorizer: Authorizer, private readonly attrs: AdmissionAttributes) {}
-
-  check(c: AuthzCheck): AuthzAnswer {
-    const key = JSON.stringify(c);
-    const known = this.#answers.get(key);
-    if (known) return known;
-    const user = c.serviceAccount
-      ? { username: `system:serviceaccount:${c.serviceAccount.namespace}:${c.serviceAccount.name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${c.serviceAccount.namespace}`], uid: '', extra: {} }
-      : this.attrs.user;
-    const out = this.authorizer.authorize({
-      user, verb: c.verb, isResourceRequest: c.isResourceRequest, path: c.path, apiGroup: c.apiGroup, apiVersion: '*', namespace: c.namespace,
-      resource: c.resource, subresource: c.subresource, name: c.name, ...selectorAttributes(c),
-    });
-    const store = (d: { kind: string; reason?: string; error?: string }): AuthzAnswer => {
-      const a: AuthzAnswer = { decision: d.kind === 'allow' ? 'allow' : d.kind === 'deny' ? 'deny' : 'no-opinion', reason: d.reason ?? '', error: d.error ?? '' };
-      this.#answers.set(key, a);
-      return a;
-    };
-    if (out instanceof Promise) {
-      this.pending.push(out.then(store, (e: unknown) => store({ kind: 'no-opinion', error: (e as Error).message ?? String(e) })));
-      // A placeholder until the answer is in; the evaluation is thrown away and run again.
-      return { decision: 'no-opinion', reason: '', error: 'pending' };
-    }
-    return store(out);
+/** A per-request authorizer: the request's user, answers cached, pending answers re-run the evaluation. */
+export class RequestAuthorizer extends AuthorizerSession {
+  constructor(authorizer: Authorizer, private readonly attrs: AdmissionAttributes) {
+    super(authorizer, attrs.user);
   }
 
   /** The `authorizer` value, with `requestResource` set to the request's own resource. */
