@@ -4,6 +4,7 @@
  * 0-rule refusal), and evaluated as kube's policyRuleEvaluator: the first matching rule gives the level, the
  * omitted stages (policy-level ∪ rule-level) and omitManagedFields; no match = level None.
  */
+import { collectUnknownFields as unknownFields } from '../machinery/strict-fields.ts';
 import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import { field, type FieldError } from '../machinery/errors.ts';
@@ -79,10 +80,6 @@ function bool(v: unknown, goField: string, goType = 'bool'): boolean | undefined
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'boolean') throw typeError(v, goField, goType);
   return v;
-}
-
-function unknownFields(o: Obj, known: readonly string[], prefix: string, out: string[]): void {
-  for (const k of Object.keys(o)) if (!known.includes(k)) out.push(`unknown field "${prefix}${k}"`);
 }
 
 /** Validation (kube's ValidatePolicy), on the decoded document. */

@@ -4,6 +4,7 @@
  * unauthorizedTTL 30s), then kube's ValidateAuthorizationConfiguration messages, aggregated into one error
  * (`authorizers[0].name: Required value`, several as `[a, b]`). Match conditions are compiled here, once.
  */
+import { collectUnknownFields } from '../../machinery/strict-fields.ts';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -52,10 +53,7 @@ const FIELDS: Record<string, readonly string[]> = {
 /** Strict decoding: the first unknown field, named by its path, as kube's strict decoder reports it. */
 function unknownFields(doc: Obj): string[] {
   const out: string[] = [];
-  const check = (o: unknown, kind: string, prefix: string): void => {
-    if (!isObj(o)) return;
-    for (const k of Object.keys(o)) if (!FIELDS[kind]!.includes(k)) out.push(`unknown field "${prefix}${k}"`);
-  };
+  const check = (o: unknown, kind: string, prefix: string): void => collectUnknownFields(o, FIELDS[kind]!, prefix, out);
   check(doc, '', '');
   (Array.isArray(doc.authorizers) ? doc.authorizers : []).forEach((a, i) => {
     const p = `authorizers[${i}].`;

@@ -7,6 +7,7 @@
  * `*.*` (everything). An exact name wins over `*.<group>`, which wins over `*.*`; a rule listed after a wildcard
  * that already covers it is refused as masked.
  */
+import { collectUnknownFields } from '../../machinery/strict-fields.ts';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
@@ -57,10 +58,7 @@ const FIELDS: Record<string, readonly string[]> = {
 
 function unknownFields(doc: Obj): string[] {
   const out: string[] = [];
-  const check = (o: unknown, kind: string, prefix: string): void => {
-    if (!isObj(o)) return;
-    for (const k of Object.keys(o)) if (!FIELDS[kind]!.includes(k)) out.push(`unknown field "${prefix}${k}"`);
-  };
+  const check = (o: unknown, kind: string, prefix: string): void => collectUnknownFields(o, FIELDS[kind]!, prefix, out);
   check(doc, '', '');
   (Array.isArray(doc.resources) ? doc.resources : []).forEach((r, i) => {
     const rp = `resources[${i}].`;
