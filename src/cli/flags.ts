@@ -83,6 +83,14 @@ export const FLAG_DEFS: readonly FlagDef[] = [
   s('endpoint-reconciler-type', 'Use an endpoint reconciler (master-count, lease, none).', 'lease'),
   d('event-ttl', 'Amount of time to retain events.', 3_600_000),
   s('emulated-version', 'The versions different components emulate their capabilities (APIs, features, ...) of.'),
+  // Leader election of the in-process controllers (kube-controller-manager's flags and defaults)
+  b('leader-elect', 'Run the in-process controllers only while this server holds the leader election lease; enable when several servers share one store.', true),
+  d('leader-elect-lease-duration', 'How long other candidates wait, after seeing the lease renewed, before they may take it: the longest a stopped leader can keep it.', 15_000),
+  d('leader-elect-renew-deadline', 'How long the leader keeps trying to renew the lease before it stops its controllers. Must be less than the lease duration.', 10_000),
+  d('leader-elect-retry-period', 'The pause between attempts to acquire or renew the lease.', 2_000),
+  s('leader-elect-resource-lock', "The kind of object used as the lock. Only 'leases' is supported.", 'leases'),
+  s('leader-elect-resource-name', 'The name of the Lease used as the lock.', 'kube-controller-manager'),
+  s('leader-elect-resource-namespace', 'The namespace of the Lease used as the lock.', 'kube-system'),
   // Authentication
   b('anonymous-auth', 'Enables anonymous requests to the secure port of the API server.', true),
   s('client-ca-file', 'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.'),
@@ -282,6 +290,17 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
   const verbosity = v.get('v') as number;
   if (verbosity < 0) throw new FlagError(`invalid argument "${verbosity}" for "-v, --v" flag: strconv.ParseUint: parsing "${verbosity}": invalid syntax`);
 
+  const lockType = str('leader-elect-resource-lock');
+  if (lockType !== 'leases') throw new FlagError(`--leader-elect-resource-lock: invalid lock-type ${JSON.stringify(lockType)} (only leases)`);
+  const leaderElection = {
+    leaderElect: v.get('leader-elect') as boolean,
+    leaseDurationMs: v.get('leader-elect-lease-duration') as number,
+    renewDeadlineMs: v.get('leader-elect-renew-deadline') as number,
+    retryPeriodMs: v.get('leader-elect-retry-period') as number,
+    resourceName: str('leader-elect-resource-name'),
+    resourceNamespace: str('leader-elect-resource-namespace'),
+  };
+
   const notices: string[] = [];
   if (p.changed.has('audit-webhook-batch-initial-backoff')) {
     notices.push('Flag --audit-webhook-batch-initial-backoff has been deprecated, Deprecated, use --audit-webhook-initial-backoff instead.');
@@ -331,6 +350,7 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     serviceClusterIPRange: opt('service-cluster-ip-range'),
     serviceNodePortRange: opt('service-node-port-range'),
     admission,
+    leaderElection,
     showHiddenMetricsForVersion: hiddenFor || undefined,
     audit: auditFlags(v, p.changed),
     ...securityFlags(v, p.changed),

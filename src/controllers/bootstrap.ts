@@ -56,7 +56,15 @@ async function ensureObject(storage: RestStorage, namespace: string, obj: KObjec
   try {
     await storage.create(systemContext({ namespace }), obj, {});
   } catch (err) {
-    if (!isAlreadyExists(err)) throw err;
+    if (isAlreadyExists(err)) return;
+    // Another replica created it at the same moment and won a resource of it first (the Service's ClusterIP
+    // refuses the loser as "already allocated"): the object exists, which is all this step wants.
+    try {
+      await storage.get(systemContext({ namespace }), obj.metadata.name ?? '', {});
+      return;
+    } catch {
+      throw err;
+    }
   }
 }
 

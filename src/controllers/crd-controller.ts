@@ -14,6 +14,9 @@
  *   3. deletion (deletionTimestamp + the cleanup finalizer): Terminating/InstanceDeletionInProgress, creates
  *      refused, every instance deleted, then the finalizer removed; once the CRD is gone its API is removed.
  * It watches CRDs through the registry, so a second server on the same etcd serves CRDs created elsewhere.
+ * Serving runs on every replica; steps 1 and 3 (the writes) only while `leading` (the leader election lease's
+ * holder, as kube's apiextensions controllers run once per cluster in effect): a replica that does not lead
+ * serves what the stored status says.
  */
 import type { KObject } from '../machinery/objects.ts';
 import type { ResourceDef } from '../api/types.ts';
@@ -45,10 +48,14 @@ export interface CrdControllerOptions {
   now?: () => Date;
   /** Re-check of remaining instances while a CRD is terminating (default 1 s). */
   instanceRecheckMs?: number;
+  /** Whether this replica does the naming, establishing and finalizing writes at start (default true). */
+  leading?: boolean;
 }
 
 export interface RunningCrdController {
   stop(): Promise<void>;
+  /** Leader election: start or stop the naming/establishing/finalizer work (serving goes on either way). */
+  setLeading(leading: boolean): void;
   /** Resolves once the queue is empty (tests). */
   whenIdle(): Promise<void>;
 }
@@ -82,8 +89,10 @@ export class CrdController {
   private readonly deleters = new Map<string, CustomResourceDef>();
   private readonly storage: RestStorage;
   private readonly now: () => Date;
+  private leading: boolean;
 
   constructor(private readonly opts: CrdControllerOptions) {
+    this.leading = opts.leading ?? true;
     const storage = opts.registry.lookup(CRD_GROUP, 'v1', CRD_RESOURCE);
     if (!storage) throw new Error('the CRD controller needs customresourcedefinitions, which the registry does not serve');
     this.storage = storage;
@@ -108,6 +117,13 @@ export class CrdController {
   async stop(): Promise<void> {
     this.informer.stop();
     await this.queue.stop();
+  }
+
+  setLeading(leading: boolean): void {
+    if (this.leading === leading) return;
+    this.leading = leading;
+    // A new leader looks at every CRD: names to accept, finalizers a former leader left half done.
+    if (leading) for (const o of this.informer.list()) this.queue.add(o.metadata.name ?? '');
   }
 
   private requeueGroup(group: string, except: string): void {
@@ -193,6 +209,10 @@ export class CrdController {
       this.dropDeleter(name);
       this.written.delete(name);
       this.deletionStarted.delete(name);
+      return;
+    }
+    if (!this.leading) {
+      if (isConditionTrue(crd, 'Established')) this.serve(crd);
       return;
     }
     const now = rfc3339(this.now());
@@ -385,6 +405,7 @@ export async function startCrdController(opts: CrdControllerOptions): Promise<Ru
   }
   return {
     stop: () => c.stop(),
+    setLeading: (leading) => c.setLeading(leading),
     whenIdle: () => c.queue.whenIdle(),
   };
 }

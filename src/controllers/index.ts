@@ -18,6 +18,7 @@ import { DEFAULT_SERVICE_ACCOUNT, ServiceAccountController } from './serviceacco
 import { ROOT_CA_CONFIGMAP, RootCaPublisher } from './root-ca-publisher.ts';
 import type { Logger } from '../registry/system-context.ts';
 import { startRbac } from './rbac/index.ts';
+import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap/index.ts';
 import { startServiceAccountTokens } from './serviceaccount-tokens.ts';
 import { startBootstrapTokenControllers } from './bootstrap-tokens.ts';
 import type { ServiceAccountIssuer } from '../authn/serviceaccount/issuer.ts';
@@ -59,14 +60,55 @@ function need(registry: RestRegistry, resource: string): RestStorage {
   return s;
 }
 
-export async function startControllers(opts: ControllerOptions): Promise<RunningControllers> {
+/**
+ * kube-apiserver's own post-start hooks, run on every replica (several at once on one store): system
+ * namespaces, system PriorityClasses, the `kubernetes` Service, the RBAC bootstrap policy, and the
+ * system-namespaces controller that recreates a deleted kube-node-lease. Each step treats AlreadyExists as
+ * done and retries conflicts, so replicas starting together neither fail nor make two copies.
+ */
+export async function startControlPlaneBootstrap(opts: Pick<ControllerOptions, 'registry' | 'apiServer' | 'log' | 'systemNamespacesIntervalMs' | 'featureEnabled'>): Promise<{ stop(): void }> {
   const { registry, log } = opts;
-  const logOpt = log ? { log } : {};
   await ensureSystemNamespaces(registry);
   await ensureSystemPriorityClasses(registry);
   if (opts.apiServer) await ensureKubernetesService(registry, opts.apiServer, log);
-  // kube-apiserver's rbac/bootstrap-roles hook and the clusterrole-aggregation controller (src/controllers/rbac).
-  const rbac = await startRbac({ registry, ...logOpt, ...(opts.featureEnabled ? { gate: opts.featureEnabled } : {}) });
+  if (registry.lookup('rbac.authorization.k8s.io', 'v1', 'clusterroles')) {
+    await ensureBootstrapPolicy({ registry, ...(log ? { log } : {}), ...(opts.featureEnabled ? { gate: opts.featureEnabled } : {}) });
+  }
+  const resync = setInterval(() => {
+    ensureSystemNamespaces(registry).catch((err: unknown) => log?.(`system namespaces: ${(err as Error).message}`));
+  }, opts.systemNamespacesIntervalMs ?? 60_000);
+  resync.unref();
+  return { stop: () => clearInterval(resync) };
+}
+
+/** The bootstrap and then the controllers, in one call (one process, no leader election). */
+export async function startControllers(opts: ControllerOptions): Promise<RunningControllers> {
+  const bootstrap = await startControlPlaneBootstrap(opts);
+  try {
+    const controllers = await startLeaderControllers(opts);
+    return {
+      stop: async () => {
+        bootstrap.stop();
+        await controllers.stop();
+      },
+      whenIdle: () => controllers.whenIdle(),
+    };
+  } catch (err) {
+    bootstrap.stop();
+    throw err;
+  }
+}
+
+/**
+ * kube-controller-manager's controllers, which run on one replica at a time (the leader election lease's
+ * holder): namespaces, service accounts and tokens, root CA, RBAC aggregation, bootstrap tokens, quota, and
+ * PVC/PV protection. Resolves once their caches have synced and RBAC aggregation has settled.
+ */
+export async function startLeaderControllers(opts: ControllerOptions): Promise<RunningControllers> {
+  const { registry, log } = opts;
+  const logOpt = log ? { log } : {};
+  // The clusterrole-aggregation controller (the policy itself was reconciled by the bootstrap).
+  const rbac = await startRbac({ registry, ...logOpt, bootstrap: false, ...(opts.featureEnabled ? { gate: opts.featureEnabled } : {}) });
 
   const serviceAccounts = need(registry, 'serviceaccounts');
   const configMaps = need(registry, 'configmaps');
@@ -118,17 +160,10 @@ export async function startControllers(opts: ControllerOptions): Promise<Running
     throw err;
   }
 
-  // kube-apiserver's system-namespaces controller: a deleted kube-node-lease (the only deletable one) comes back.
-  const resync = setInterval(() => {
-    ensureSystemNamespaces(registry).catch((err: unknown) => log?.(`system namespaces: ${(err as Error).message}`));
-  }, opts.systemNamespacesIntervalMs ?? 60_000);
-  resync.unref();
-
   let stopped: Promise<void> | undefined;
   return {
     stop() {
       stopped ??= (async () => {
-        clearInterval(resync);
         for (const i of informers) i.stop();
         await Promise.all([nsController.stop(), saController.stop(), publisher.stop(), rbac.stop(), stopTokens()]);
       })();

@@ -13,6 +13,7 @@ import type { AuditOptionsInput } from '../audit/options.ts';
 import type { Endpoint } from '../request/context.ts';
 import { OptionsError } from '../machinery/errors.ts';
 import { Logger } from '../machinery/logging.ts';
+import { DEFAULT_LEADER_ELECTION_TIMING, defaultLeaderIdentity, leaderElectionTimingError } from '../client/leader-election.ts';
 
 export type StorageKind = 'memory' | 'sqlite' | 'etcd';
 
@@ -102,6 +103,8 @@ export interface ServerOptions extends SecurityOptions {
   controllers?: boolean;
   /** The quota controller's full recount interval (kube-controller-manager's --resource-quota-sync-period, 5 min). */
   resourceQuotaSyncPeriodMs?: number;
+  /** `--leader-elect*`: the controllers run only on the replica holding the Lease (src/client/leader-election.ts). */
+  leaderElection?: LeaderElectionOptions;
   /** Log sink for one-line messages; default stderr for the CLI, silent for the library. */
   log?: (line: string) => void;
   /**
@@ -169,6 +172,7 @@ export interface ResolvedOptions extends SecurityOptions {
   garbageCollector: boolean;
   allowPrivileged: boolean;
   resourceQuotaSyncPeriodMs: number;
+  leaderElection: Required<LeaderElectionOptions>;
   serviceClusterIPRange: string;
   serviceNodePortRange: string;
   log: (line: string) => void;
@@ -260,6 +264,7 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     garbageCollector: o.garbageCollector ?? true,
     allowPrivileged: o.allowPrivileged ?? false,
     resourceQuotaSyncPeriodMs: o.resourceQuotaSyncPeriodMs ?? 5 * 60_000,
+    leaderElection: resolveLeaderElection(o.leaderElection),
     serviceClusterIPRange: checked('--service-cluster-ip-range', o.serviceClusterIPRange || DEFAULT_SERVICE_CIDR, parseCidr),
     serviceNodePortRange: checked('--service-node-port-range', o.serviceNodePortRange || DEFAULT_NODE_PORT_RANGE, parsePortRange),
     log: o.log ?? (o.logger ? o.logger.sink('keelson') : () => {}),
@@ -269,6 +274,38 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
     audit: o.audit,
     extraEndpoints: o.extraEndpoints ?? [],
   };
+}
+
+/** kube-controller-manager's --leader-elect* flags. */
+export interface LeaderElectionOptions {
+  /** Default true. */
+  leaderElect?: boolean;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Default `kube-controller-manager`. */
+  resourceName?: string;
+  /** Default `kube-system`. */
+  resourceNamespace?: string;
+  /** Default `<hostname>_<uuid>`. */
+  identity?: string;
+}
+
+function resolveLeaderElection(o: LeaderElectionOptions = {}): Required<LeaderElectionOptions> {
+  const r = {
+    leaderElect: o.leaderElect ?? true,
+    leaseDurationMs: o.leaseDurationMs ?? DEFAULT_LEADER_ELECTION_TIMING.leaseDurationMs,
+    renewDeadlineMs: o.renewDeadlineMs ?? DEFAULT_LEADER_ELECTION_TIMING.renewDeadlineMs,
+    retryPeriodMs: o.retryPeriodMs ?? DEFAULT_LEADER_ELECTION_TIMING.retryPeriodMs,
+    resourceName: o.resourceName || 'kube-controller-manager',
+    resourceNamespace: o.resourceNamespace || 'kube-system',
+    identity: o.identity || defaultLeaderIdentity(),
+  };
+  if (r.leaderElect) {
+    const err = leaderElectionTimingError(r);
+    if (err) throw new OptionsError(`--leader-elect-lease-duration/--leader-elect-renew-deadline/--leader-elect-retry-period: ${err}`);
+  }
+  return r;
 }
 
 /** The security inputs pass through as given; their own modules validate them when they build. */

@@ -18,11 +18,11 @@ import type { ResourceDef } from '../api/types.ts';
 import { bindingsStorage, podSubresources } from '../registry/special/pods/index.ts';
 import { ComponentStatusStorage, httpsHealthProbe, type ComponentProbe } from '../registry/special/component-statuses.ts';
 import { reviewStorages } from '../registry/reviews/index.ts';
-import { startControllers } from '../controllers/index.ts';
+import { startControlPlaneBootstrap } from '../controllers/index.ts';
+import { startElectedControllers } from './elected-controllers.ts';
 import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap/index.ts';
 import { ensureSystemNamespaces, ensureSystemPriorityClasses } from '../controllers/bootstrap.ts';
 import { firstServiceIP } from '../registry/services/setup.ts';
-import { startGarbageCollector } from '../controllers/garbage-collector/index.ts';
 import { createDiscoveryEndpoint } from '../endpoints/discovery/index.ts';
 import { createOpenApiEndpoint } from '../endpoints/openapi/index.ts';
 import { createResourceEndpoint } from '../endpoints/resource-endpoint.ts';
@@ -156,7 +156,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     registryRef = registry;
     cleanups.push(() => registry.stop());
     // apiextensions-apiserver's controllers: CRDs already stored are served before the listener opens.
-    const crdController = await startCrdController({ registry, catalog, log: o.log });
+    // With leader election its writes wait for the lease (src/controlplane/elected-controllers.ts); it serves at once.
+    const crdController = await startCrdController({ registry, catalog, log: o.log, leading: !(o.controllers && o.leaderElection.leaderElect) });
     cleanups.push(() => crdController.stop());
 
     const apiEndpoints: Endpoint[] = [
@@ -211,14 +212,13 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     cleanups.push(() => server.shutdown());
 
     if (o.controllers) {
-      const controllers = await startControllers({ registry, catalog, rootCaPem: pki.serverCaPem, serviceAccountIssuer: saIssuer, bootstrapTokens: o.enableBootstrapTokenAuth ?? false, resourceQuotaSyncPeriodMs: o.resourceQuotaSyncPeriodMs, apiServer: { host: o.advertiseAddress, port: server.port, serviceIP: firstServiceIP(o.serviceClusterIPRange) }, featureEnabled: (g) => gates.enabled(g), log: o.log });
+      const controllerOptions = { registry, catalog, rootCaPem: pki.serverCaPem, serviceAccountIssuer: saIssuer, bootstrapTokens: o.enableBootstrapTokenAuth ?? false, resourceQuotaSyncPeriodMs: o.resourceQuotaSyncPeriodMs, apiServer: { host: o.advertiseAddress, port: server.port, serviceIP: firstServiceIP(o.serviceClusterIPRange) }, featureEnabled: (g: string) => gates.enabled(g), log: o.log };
+      // kube-apiserver's post-start hooks run on every replica; the controllers on the lease holder only.
+      const bootstrap = await startControlPlaneBootstrap(controllerOptions);
+      cleanups.splice(cleanups.length - 1, 0, () => Promise.resolve(bootstrap.stop()));
+      const elected = await startElectedControllers({ options: o, registry, catalog, crd: crdController, controllers: controllerOptions });
       // Controllers stop after the listener closed (registered later = unwound earlier, so insert before it).
-      cleanups.splice(cleanups.length - 1, 0, () => controllers.stop());
-      // kube-controller-manager's garbage collector: cascading deletion and the orphan/foreground finalizers.
-      if (o.garbageCollector) {
-        const gc = await startGarbageCollector({ registry, catalog, log: o.log });
-        cleanups.splice(cleanups.length - 1, 0, () => gc.stop());
-      }
+      cleanups.splice(cleanups.length - 1, 0, () => elected.stop());
     } else {
       // kube-apiserver's own post-start hooks (system namespaces, rbac/bootstrap-roles) run with or without a
       // controller manager; the default roles live partly in kube-system and kube-public.
