@@ -45,26 +45,27 @@ export async function ensureSystemPriorityClasses(registry: RestRegistry): Promi
   }
 }
 
-/** Creates `obj` unless an object of that name exists (existing objects are left alone). */
-async function ensureObject(storage: RestStorage, namespace: string, obj: KObject): Promise<void> {
-  try {
-    await storage.get(systemContext({ namespace }), obj.metadata.name ?? '', {});
-    return;
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-  }
-  try {
-    await storage.create(systemContext({ namespace }), obj, {});
-  } catch (err) {
-    if (isAlreadyExists(err)) return;
-    // Another replica created it at the same moment and won a resource of it first (the Service's ClusterIP
-    // refuses the loser as "already allocated"): the object exists, which is all this step wants.
+/**
+ * Creates `obj` unless an object of that name exists (existing objects are left alone). Replicas starting at
+ * once race here: AlreadyExists is success, and any other refusal (the Service's ClusterIP "already
+ * allocated" by the replica whose create is still in flight) is looked at again a few times before it counts.
+ */
+async function ensureObject(storage: RestStorage, namespace: string, obj: KObject, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
     try {
       await storage.get(systemContext({ namespace }), obj.metadata.name ?? '', {});
       return;
-    } catch {
-      throw err;
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
     }
+    try {
+      await storage.create(systemContext({ namespace }), structuredClone(obj), {});
+      return;
+    } catch (err) {
+      if (isAlreadyExists(err)) return;
+      if (attempt >= attempts) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 100 * attempt));
   }
 }
 
