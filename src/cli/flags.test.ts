@@ -141,3 +141,17 @@ void test('audit flags: kube defaults, every value mapped, the deprecated backof
   assert.ok(c.notices.some((n) => n.startsWith('Flag --audit-webhook-batch-initial-backoff has been deprecated')));
   assert.equal(parseCommandLine(['--audit-webhook-batch-initial-backoff=3s', '--audit-webhook-initial-backoff=4s']).options.audit?.webhook?.initialBackoffMs, 4000);
 });
+
+void test('leader election flags: kube-controller-manager\'s names and defaults; bad timing and lock types refused', async () => {
+  const d = parseCommandLine([]).options.leaderElection!;
+  assert.deepEqual(d, { leaderElect: true, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000, resourceName: 'kube-controller-manager', resourceNamespace: 'kube-system' });
+  const c = parseCommandLine(['--leader-elect=false', '--leader-elect-lease-duration=4s', '--leader-elect-renew-deadline=3s', '--leader-elect-retry-period=1s', '--leader-elect-resource-name=keelson', '--leader-elect-resource-namespace=ops']).options.leaderElection!;
+  assert.deepEqual(c, { leaderElect: false, leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 1_000, resourceName: 'keelson', resourceNamespace: 'ops' });
+  assert.throws(() => parseCommandLine(['--leader-elect-resource-lock=endpoints']), /--leader-elect-resource-lock: invalid lock-type "endpoints" \(only leases\)/);
+  const { resolveOptions } = await import('../controlplane/options.ts');
+  assert.throws(() => resolveOptions(parseCommandLine(['--leader-elect-renew-deadline=20s']).options), /leaseDuration must be greater than renewDeadline/);
+  assert.throws(() => resolveOptions(parseCommandLine(['--leader-elect-retry-period=9s']).options), /renewDeadline must be greater than retryPeriod\*JitterFactor/);
+  // Not checked when leader election is off (kube-controller-manager validates only what it uses).
+  assert.equal(resolveOptions({ ...parseCommandLine(['--leader-elect=false', '--leader-elect-renew-deadline=20s']).options, dataDir: '/tmp/x' }).leaderElection.leaderElect, false);
+  assert.match(usage(), /--leader-elect-lease-duration duration\s+.*\(default 15s\)/);
+});
