@@ -64,8 +64,8 @@ void test('a replica that does not lead serves a CRD another replica established
     assert.equal(established(await read('widgets.lead.example.com')), true);
     assert.ok(own.lookup('lead.example.com', 'v1', 'widgets'), 'served from the stored status');
     // It still writes nothing: a new CRD stays without conditions until someone leads.
-    await crds().create(systemContext(), crdManifest({ group: 'idle.example.com' }) as KObject, {});
     follower.setLeading(false);
+    await crds().create(systemContext(), crdManifest({ group: 'idle.example.com' }) as KObject, {});
     await new Promise((r) => setTimeout(r, 200));
     await other.whenIdle();
     assert.equal(established(await read('widgets.idle.example.com')), false);
