@@ -7,6 +7,8 @@
  * - root-ca publisher: ConfigMap `kube-root-ca.crt` in every active namespace;
  * - resourcequota controller: every quota's status.hard and status.used (src/controllers/resource-quota.ts).
  * All of them call the registry directly with the `system:apiserver` identity (no HTTP loopback).
+ * The bootstrap (`startControlPlaneBootstrap`) runs on every replica; the controllers (`startLeaderControllers`)
+ * on the leader election lease's holder only (src/controlplane/elected-controllers.ts).
  */
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
 import { type ApiServerEndpoint, ensureKubernetesService, ensureSystemNamespaces, ensureSystemPriorityClasses } from './bootstrap.ts';
