@@ -229,3 +229,14 @@ void test('controllers that fail to start release the lease for another candidat
   await until('released after the failed start', async () => stopped === 1 && (await spec(name))['holderIdentity'] === '', 3_000);
   await a.stop();
 });
+
+void test('candidates starting together: one leads, the others follow without logging an error', async () => {
+  const name = `lease-${++leaseCounter}`;
+  const logs: string[] = [];
+  const timing = { leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 100, monotonic: () => performance.now(), log: (l: string) => { logs.push(l); } };
+  const all = ['a', 'b', 'c', 'd'].map((id) => elector(name, id, timing));
+  await Promise.all(all.map((x) => x.e.start()));
+  assert.equal(all.filter((x) => x.e.isLeader()).length, 1);
+  assert.deepEqual(logs.filter((l) => /error/.test(l)), []);
+  for (const x of all) await x.e.stop();
+});

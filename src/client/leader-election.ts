@@ -18,7 +18,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { KObject } from '../machinery/objects.ts';
 import type { RestStorage } from '../registry/rest.ts';
-import { isNotFound } from '../machinery/errors.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../machinery/errors.ts';
 import { systemContext, type Logger } from '../registry/system-context.ts';
 
 /** client-go's JitterFactor: the acquire loop waits retryPeriod × (1 + up to 1.2). */
@@ -269,6 +269,8 @@ export class LeaderElector {
     try {
       return await this.tryAcquireOrRenew();
     } catch (err) {
+      // Another candidate wrote first (replicas starting together): a lost race, not an error worth a line.
+      if (isConflict(err) || isAlreadyExists(err)) return false;
       this.opts.log?.(`leader election: error retrieving or updating lease ${this.opts.namespace}/${this.opts.name}: ${(err as Error).message}`);
       return false;
     }
