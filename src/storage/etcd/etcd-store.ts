@@ -67,6 +67,8 @@ export interface EtcdStoreOptions {
    * kube-apiserver's `--etcd-compaction-interval` (see ./compactor.ts). Default 5 min; 0 turns it off.
    */
   readonly compactionIntervalMs?: number;
+  /** Refuse to open over Keelson's old doubled layout (default true; `keelson migrate` reads it as a source). */
+  readonly legacyLayoutCheck?: boolean;
 }
 
 /** kube-apiserver's default `--etcd-compaction-interval`. */
@@ -114,7 +116,7 @@ const PING_TIMEOUT_MS = 2000;
  * `keelson migrate` reads them.
  */
 async function refuseLegacyLayout(store: EtcdStore, opts: EtcdStoreOptions): Promise<void> {
-  if (!opts.keyPrefix) return;
+  if (!opts.keyPrefix || opts.legacyLayoutCheck === false) return;
   const legacy = `${opts.keyPrefix}${opts.keyPrefix.replace(/^\//, '')}`;
   if ((await store.range(legacy, { countOnly: true })).count === 0) return;
   const root = normalizeEtcdPrefix(opts.prefix ?? '');
