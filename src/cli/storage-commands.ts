@@ -6,7 +6,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { MainIo } from './main.ts';
 import type { Store } from '../storage/interface.ts';
 
 const MIGRATE_USAGE = `Copy every object between Keelson stores: the embedded data directory and etcd, either way.
@@ -44,6 +43,12 @@ Flags:
       --force             save: overwrite FILE; restore: replace the contents of DIR
   -h, --help              this help
 `;
+
+/** Where the commands write (main.ts's MainIo has the same shape). */
+export interface CommandIo {
+  readonly stdout: (s: string) => void;
+  readonly stderr: (s: string) => void;
+}
 
 class UsageError extends Error {}
 
@@ -106,7 +111,7 @@ function endpointOf(side: 'from' | 'to', v: Record<string, string | boolean | un
 
 const str = { type: 'string' } as const;
 
-async function migrate(argv: readonly string[], io: MainIo): Promise<number> {
+async function migrate(argv: readonly string[], io: CommandIo): Promise<number> {
   const sides = ['from', 'to'] as const;
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } };
   for (const s of sides) for (const f of ['data-dir', 'etcd-servers', 'etcd-prefix', 'etcd-cafile', 'etcd-certfile', 'etcd-keyfile']) options[`${s}-${f}`] = str;
@@ -142,7 +147,7 @@ async function migrate(argv: readonly string[], io: MainIo): Promise<number> {
   }
 }
 
-async function snapshot(argv: readonly string[], io: MainIo): Promise<number> {
+async function snapshot(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parse(argv, { 'data-dir': str, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
   if (values['help']) {
     io.stdout(SNAPSHOT_USAGE);
@@ -168,7 +173,7 @@ async function snapshot(argv: readonly string[], io: MainIo): Promise<number> {
 }
 
 /** Runs `keelson <command> ...` for the storage commands; undefined when `command` is not one of them. */
-export async function runStorageCommand(command: string, argv: readonly string[], io: MainIo): Promise<number | undefined> {
+export async function runStorageCommand(command: string, argv: readonly string[], io: CommandIo): Promise<number | undefined> {
   const run = command === 'migrate' ? migrate : command === 'snapshot' ? snapshot : undefined;
   if (!run) return undefined;
   try {

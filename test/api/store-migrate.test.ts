@@ -150,6 +150,10 @@ test('snapshot: saved while a server writes, restored, every write acknowledged 
       }
     });
     while (acked.length < 10) await new Promise((r) => setTimeout(r, 20));
+    // migrate reads a data dir only when no server uses it (the store lock).
+    const busy = await run('migrate', '--from-data-dir', dir, '--to-data-dir', join(root, 'busy-target'));
+    assert.equal(busy.code, 1);
+    assert.match(busy.err, /^Error: another Keelson is using the data directory/);
     const ackedBefore = [...acked];
     const saved = await run('snapshot', 'save', file, '--data-dir', dir);
     stop = true;
