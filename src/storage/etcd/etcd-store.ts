@@ -218,6 +218,8 @@ export class EtcdStore implements Store {
 
   watch(prefix: string, opts: WatchOptions, listener: WatchListener): WatchHandle {
     this.ensureOpen();
+    // etcd refuses an empty watch range; a prefix outside the mounted key space could never see a change.
+    if (this.codec.scanStart(prefix).equals(this.codec.rangeEnd(prefix))) throw new KeyOutsidePrefixError(prefix, this.keyPrefix);
     const w = new EtcdWatch(
       {
         client: this.client,
