@@ -50,6 +50,11 @@ async function checkRuntimeConfig(runtimeConfig: Record<string, string> | undefi
 
 /** Runs the command; resolves with the exit code once the server has stopped. */
 export async function main(argv: readonly string[] = process.argv.slice(2), io: MainIo = defaultIo): Promise<number> {
+  // Subcommands that move a store's data (`keelson migrate`, `keelson snapshot`); anything else is the server.
+  if (argv[0] === 'migrate' || argv[0] === 'snapshot') {
+    const { runStorageCommand } = await import('./storage-commands.ts');
+    return (await runStorageCommand(argv[0], argv.slice(1), io))!;
+  }
   let cfg;
   try {
     cfg = parseCommandLine(argv);

@@ -1,5 +1,6 @@
 /**
- * How objects of one resource live in storage: keys in kube-apiserver's etcd layout and values as JSON bytes.
+ * How objects of one resource live in storage: keys in kube-apiserver's etcd layout and values as JSON bytes
+ * (values kube-apiserver wrote as protobuf are read too).
  *
  * Invariants:
  * - Stored bytes never carry `metadata.resourceVersion` (nor `selfLink`): like kube's etcd3 store, the version of
@@ -15,7 +16,7 @@
  */
 import type { KObject } from '../machinery/objects.ts';
 import { objectShape, type ObjectShape } from '../api/canonical.ts';
-import { protobufMessageFor } from '../api/protobuf/codec.ts';
+import { decodeProtobuf, protobufMessageFor } from '../api/protobuf/codec.ts';
 import type { ResourceDef } from '../api/types.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import { UntransformableValue } from '../storage/value/transforming-store.ts';
@@ -71,8 +72,16 @@ export function encodeCanonical(obj: KObject): Uint8Array {
 export function decodeKv(kv: KeyValue): KObject {
   // A value no encryption provider could read (corrupt-objects.ts reports it with kube's wording).
   if (kv.value instanceof UntransformableValue) throw new Error(`data from the storage is not transformable: ${kv.value.reason}`);
+  const rv = kv.modRevision > 0 ? String(kv.modRevision) : undefined;
+  // kube-apiserver stores built-in kinds as protobuf (`k8s\0` envelope); data it wrote is read as-is.
+  if (isProtobufValue(kv.value)) return canonicalObject(decodeProtobuf(kv.value) as KObject, rv);
   const obj = JSON.parse(decoder.decode(kv.value)) as KObject;
-  return withResourceVersion(obj, kv.modRevision > 0 ? String(kv.modRevision) : undefined);
+  return withResourceVersion(obj, rv);
+}
+
+/** Whether stored bytes start with kube's protobuf magic `k8s\0` (JSON never starts with `k`). */
+function isProtobufValue(v: Uint8Array): boolean {
+  return v.byteLength > 4 && v[0] === 0x6b && v[1] === 0x38 && v[2] === 0x73 && v[3] === 0;
 }
 
 /** The storage key of one object. `namespace` is ignored for cluster-scoped resources. */

@@ -155,16 +155,16 @@ void test('etcd: the raw value in etcd has kube\'s aescbc layout and no plaintex
   const client = new Etcd3({ hosts: etcd.endpoint });
   try {
     await createSecret(srv, 'e1');
-    const raw = await client.get(`${prefix}/registry/secrets/default/e1`).buffer();
+    const raw = await client.get(`${prefix}/secrets/default/e1`).buffer();
     assert.ok(raw, 'stored in etcd');
     assert.ok(raw.toString('latin1').startsWith('k8s:enc:aescbc:v1:key1:'));
     assert.ok(!raw.includes(SECRET_B64));
     assert.equal(await readSecret(srv, 'e1'), SECRET_VALUE);
-    // A value written by kube-apiserver with the same configuration (its layout, built here) reads back.
+    // A value written by kube-apiserver with the same configuration (its key layout and value layout, built here) reads back.
     const { AesCbcTransformer } = await import('../../src/storage/value/aes.ts');
     const body = Buffer.from(JSON.stringify({ kind: 'Secret', apiVersion: 'v1', metadata: { name: 'from-kube', namespace: 'default', uid: '3f0d3b6e-8a1c-4b8e-9a57-0c3c5d2f0a11', creationTimestamp: '2024-01-01T00:00:00Z' }, data: { password: SECRET_B64 }, type: 'Opaque' }));
     const kubeValue = Buffer.concat([Buffer.from('k8s:enc:aescbc:v1:key1:'), new AesCbcTransformer(Buffer.from(KEY1, 'base64')).toStorage(body)]);
-    await client.put(`${prefix}/registry/secrets/default/from-kube`).value(kubeValue);
+    await client.put(`${prefix}/secrets/default/from-kube`).value(kubeValue);
     await eventually('kube-written secret readable', async () => (await srv.request('GET', '/api/v1/namespaces/default/secrets/from-kube')).status === 200);
     assert.equal(await readSecret(srv, 'from-kube'), SECRET_VALUE);
   } finally {

@@ -32,3 +32,32 @@ void it('kv() converts etcd string revisions and can drop values for keys-only r
   assert.notEqual(v.buffer, big.buffer);
   assert.equal(v.buffer.byteLength, 5);
 });
+
+void it('mounted layout: our /registry/ keys live at <etcd-prefix>/..., kube-apiserver\'s exact layout', () => {
+  const kube = new KeyCodec('/registry', '/registry/');
+  assert.equal(kube.encode('/registry/configmaps/default/foo').toString(), '/registry/configmaps/default/foo');
+  assert.equal(kube.decode(Buffer.from('/registry/configmaps/default/foo')), '/registry/configmaps/default/foo');
+  // kube joins the prefix as a path: a trailing slash or a missing leading one changes nothing.
+  for (const p of ['/p', '/p/', 'p', '//p//']) assert.equal(new KeyCodec(p, '/registry/').encode('/registry/pods/a/b').toString(), '/p/pods/a/b');
+  assert.equal(new KeyCodec('', '/registry/').encode('/registry/pods/a/b').toString(), '/pods/a/b');
+  assert.equal(kube.root.toString(), '/registry');
+  assert.ok(kube.isStorable('/registry/x') && !kube.isStorable('/other/x') && !kube.isStorable('/registry'));
+});
+
+void it('mounted layout: scans map into etcd key order; scans outside the mount are empty ranges', () => {
+  const c = new KeyCodec('/kube', '/registry/');
+  const scan = (p: string): [string, string] => [c.scanStart(p).toString('latin1'), c.rangeEnd(p).toString('latin1')];
+  assert.deepEqual(scan('/registry/configmaps/'), ['/kube/configmaps/', '/kube/configmaps0']);
+  // The whole key space, or a prefix of the mount, is the whole mounted directory and nothing beside it.
+  assert.deepEqual(scan(''), ['/kube/', '/kube0']);
+  assert.deepEqual(scan('/reg'), ['/kube/', '/kube0']);
+  assert.deepEqual(scan('/registry'), ['/kube/', '/kube0']);
+  assert.deepEqual(scan('/registry/'), ['/kube/', '/kube0']);
+  // Before and after the mount: start equals end.
+  for (const p of ['/a/', '/zzz/', '/registrz']) {
+    const [s, e] = scan(p);
+    assert.equal(s, e, p);
+  }
+  // A start key inside the scan maps like a key.
+  assert.equal(c.scanStart('/registry/pods/b').toString(), '/kube/pods/b');
+});

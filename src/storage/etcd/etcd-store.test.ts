@@ -195,6 +195,29 @@ describe('etcd store', () => {
     await s.close(); // idempotent
   });
 
+  it('with keyPrefix /registry/, keys live at <etcd-prefix>/<rest> (kube\'s layout); keys outside it do not exist', async (t) => {
+    if (skipReason) return t.skip(skipReason);
+    const prefix = freshPrefix();
+    const s = await open(prefix, { keyPrefix: '/registry/' });
+    const raw = new Etcd3({ hosts: etcd!.endpoint });
+    try {
+      const c = collector();
+      s.watch('/registry/configmaps/', { fromRevision: await s.currentRevision() }, c.listener);
+      assert.ok((await s.create('/registry/configmaps/default/x', enc('v'))).succeeded);
+      assert.equal(await raw.get(`${prefix}/configmaps/default/x`).string(), 'v');
+      assert.equal(await raw.get(`${prefix}/registry/configmaps/default/x`).string(), null);
+      assert.deepEqual((await s.range('')).items.map((i) => i.key), ['/registry/configmaps/default/x']);
+      assert.equal((await s.range('/other/')).count, 0);
+      assert.equal(await s.get('/other'), undefined);
+      assert.throws(() => s.watch('/other/', { fromRevision: 0 }, collector().listener), KeyOutsidePrefixError);
+      await c.until(() => c.events.length >= 1);
+      assert.equal(c.events[0]!.kv.key, '/registry/configmaps/default/x');
+    } finally {
+      raw.close();
+      await s.close();
+    }
+  });
+
   it('attaches a lease to keys written with a TTL', async (t) => {
     if (skipReason) return t.skip(skipReason);
     const prefix = freshPrefix();

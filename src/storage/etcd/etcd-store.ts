@@ -4,7 +4,8 @@
  * - Writes are single guarded transactions (./txn.ts); a failed guard returns the current value from the
  *   same transaction, so callers need no extra read.
  * - Reads are etcd's default linearizable ranges; `revision` reads the MVCC history.
- * - `prefix` (kube-apiserver's `--etcd-prefix`) is prepended to every key and stripped from results.
+ * - `prefix` is kube-apiserver's `--etcd-prefix`: with a `keyPrefix` (the API server's `/registry/`) the keys
+ *   under it are mounted there in kube's exact layout, otherwise it is prepended to every key (./codec.ts).
  * - Values above MAX_VALUE_BYTES are refused before anything is sent; etcd's own "request is too large"
  *   (its `--max-request-bytes`, 1.5 MiB by default, counts key and framing too) maps to the same error.
  * - Calls go out once (no blind client-side retries: see ./client.ts); connection failures surface as
@@ -19,6 +20,7 @@ import {
   FutureRevisionError,
   KeyOutsidePrefixError,
   StorageUnavailableError,
+  StorageError,
   StoreClosedError,
   type Bytes,
   type DeleteOptions,
@@ -35,7 +37,7 @@ import {
   type WriteOptions,
 } from '../interface.ts';
 import { createEtcdClient } from './client.ts';
-import { KeyCodec } from './codec.ts';
+import { KeyCodec, normalizeEtcdPrefix } from './codec.ts';
 import { CompactionTracker } from './compaction.ts';
 import { Compactor } from './compactor.ts';
 import { isCompactedMessage, mapEtcdError, neverSent } from './errors.ts';
@@ -46,7 +48,10 @@ import { EtcdWatch, progressRequestsSafe } from './watch.ts';
 export interface EtcdStoreOptions {
   /** Client URLs, e.g. `http://127.0.0.1:2379` (`https://` with caFile for TLS). */
   readonly servers: readonly string[];
-  /** Prepended to every key in etcd (kube-apiserver's `--etcd-prefix`); default none. */
+  /**
+   * kube-apiserver's `--etcd-prefix`. With `keyPrefix` set, keys under `keyPrefix` live at `<prefix>/<rest>`
+   * (kube's layout); without, it is prepended to every key. Default none.
+   */
   readonly prefix?: string;
   readonly caFile?: string;
   readonly certFile?: string;
@@ -62,6 +67,8 @@ export interface EtcdStoreOptions {
    * kube-apiserver's `--etcd-compaction-interval` (see ./compactor.ts). Default 5 min; 0 turns it off.
    */
   readonly compactionIntervalMs?: number;
+  /** Refuse to open over Keelson's old doubled layout (default true; `keelson migrate` reads it as a source). */
+  readonly legacyLayoutCheck?: boolean;
 }
 
 /** kube-apiserver's default `--etcd-compaction-interval`. */
@@ -76,6 +83,10 @@ export async function openEtcdStore(opts: EtcdStoreOptions): Promise<Store> {
     try {
       // Bounded by the dial deadline even when etcd's address swallows packets (no refusal to react to).
       await store.learnServerVersion(Math.max(deadline, Date.now() + 100));
+      await refuseLegacyLayout(store, opts).catch(async (err: unknown) => {
+        await store.close();
+        throw err;
+      });
       store.startCompactor(opts.compactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS);
       return store;
     } catch (err) {
@@ -97,6 +108,25 @@ export async function openEtcdStore(opts: EtcdStoreOptions): Promise<Store> {
 }
 
 const PING_TIMEOUT_MS = 2000;
+
+/**
+ * Keelson before the mounted layout (./codec.ts) wrote `<prefix>/registry/...` (the prefix in front of our
+ * `/registry/...` keys). Such data is refused at start rather than silently hidden: a server would come up
+ * empty beside it. The same keys are the mounted space of prefix `<prefix>/registry`, which is how
+ * `keelson migrate` reads them.
+ */
+async function refuseLegacyLayout(store: EtcdStore, opts: EtcdStoreOptions): Promise<void> {
+  if (!opts.keyPrefix || opts.legacyLayoutCheck === false) return;
+  const legacy = `${opts.keyPrefix}${opts.keyPrefix.replace(/^\//, '')}`;
+  if ((await store.range(legacy, { countOnly: true })).count === 0) return;
+  const root = normalizeEtcdPrefix(opts.prefix ?? '');
+  const servers = opts.servers.join(',');
+  throw new StorageError(
+    `etcd at ${servers} holds keys under ${root}${opts.keyPrefix}, the layout of Keelson before kube's key layout was adopted ` +
+      `(the etcd prefix doubled). Move them to kube's layout first: keelson migrate --from-etcd-servers ${servers} --from-etcd-prefix ${root}/registry ` +
+      `--to-etcd-servers ${servers} --to-etcd-prefix ${root || '/'}, then delete the old keys (etcdctl del --prefix ${root}${opts.keyPrefix})`,
+  );
+}
 
 export class EtcdStore implements Store {
   private readonly codec: KeyCodec;
@@ -122,9 +152,9 @@ export class EtcdStore implements Store {
     opts: Partial<Pick<EtcdStoreOptions, 'prefix' | 'keyPrefix' | 'servers'>> = {},
   ) {
     this.members = Math.max(1, opts.servers?.length ?? 1);
-    this.codec = new KeyCodec(opts.prefix ?? '');
-    this.probeKey = opts.prefix ? this.codec.encode('') : Buffer.from([0]);
     this.keyPrefix = opts.keyPrefix ?? '';
+    this.codec = new KeyCodec(opts.prefix ?? '', this.keyPrefix);
+    this.probeKey = this.codec.root.length ? this.codec.root : Buffer.from([0]);
     this.leases = new LeaseManager(client);
     this.compaction = new CompactionTracker({
       isCompacted: (revision) => this.isCompacted(revision),
@@ -136,6 +166,8 @@ export class EtcdStore implements Store {
 
   async get(key: string, opts: GetOptions = {}): Promise<KeyValue | undefined> {
     this.ensureOpen();
+    // A key outside the mounted key space has no etcd key: it cannot exist.
+    if (!this.codec.isStorable(key)) return undefined;
     const res = await this.rangeCall({ key: this.codec.encode(key), revision: opts.revision ?? 0 }, opts.revision);
     const kv = res.kvs[0];
     return kv ? this.codec.kv(kv) : undefined;
@@ -146,11 +178,18 @@ export class EtcdStore implements Store {
     if (opts.startKey !== undefined && !opts.startKey.startsWith(prefix)) {
       throw new KeyOutsidePrefixError(opts.startKey, prefix);
     }
-    const start = this.codec.encode(opts.startKey ?? prefix);
+    const start = this.codec.scanStart(opts.startKey ?? prefix);
+    const end = this.codec.rangeEnd(prefix);
+    // A scan outside the mounted key space is empty (etcd would read [start, end) the same way; no call needed
+    // beyond the revision).
+    if (start.length > 0 && start.equals(end)) {
+      const revision = opts.revision ? opts.revision : await this.currentRevision();
+      return { items: [], more: false, count: 0, revision };
+    }
     const res = await this.rangeCall(
       {
         key: start.length > 0 ? start : Buffer.from([0]),
-        range_end: this.codec.rangeEnd(prefix),
+        range_end: end,
         revision: opts.revision ?? 0,
         limit: opts.countOnly ? 0 : (opts.limit ?? 0),
         keys_only: opts.keysOnly === true,
@@ -179,6 +218,8 @@ export class EtcdStore implements Store {
 
   watch(prefix: string, opts: WatchOptions, listener: WatchListener): WatchHandle {
     this.ensureOpen();
+    // etcd refuses an empty watch range; a prefix outside the mounted key space could never see a change.
+    if (this.codec.scanStart(prefix).equals(this.codec.rangeEnd(prefix))) throw new KeyOutsidePrefixError(prefix, this.keyPrefix);
     const w = new EtcdWatch(
       {
         client: this.client,

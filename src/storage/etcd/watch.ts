@@ -153,7 +153,7 @@ export class EtcdWatch implements WatchHandle {
     stream.on('error', () => this.onBroken(stream));
     stream.on('end', () => this.onBroken(stream));
     const { codec } = this.deps;
-    const key = codec.encode(this.prefix);
+    const key = codec.scanStart(this.prefix);
     stream.write({
       create_request: {
         // etcd wants a non-empty key; with range end `\0`, key `\0` means "every key".
