@@ -3,7 +3,7 @@
 // `prepare`) when it is at least as new as every source file; otherwise registers tsx and runs the TypeScript
 // sources, so a developer's edits are never shadowed by a stale bundle.
 //
-// The bundle is one CommonJS file compiled through vm.Script with V8's code cache (dist/keelson.cjs.cache):
+// The bundle is one CommonJS file compiled through vm.Script with V8's code cache (dist/keelson.cjs.<mtime>.cache):
 // Node 20 has no compile cache for ES modules, and compiling the ~3.7 MB bundle was a quarter of a restart.
 // The cache is written after the first start that found none (or found it rejected, e.g. after a Node
 // upgrade), once the server is ready, so it holds the functions the start path compiled too.
@@ -15,7 +15,6 @@ import vm from 'node:vm';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = join(root, 'dist/keelson.cjs');
-const CACHE = `${BUNDLE}.cache`;
 
 function newestSource(dir) {
   let newest = 0;
@@ -39,10 +38,12 @@ function bundleIsFresh() {
 function loadBundle() {
   // esbuild writes ASCII (non-ASCII escaped), so latin1 decodes it exactly and faster than utf8.
   const source = readFileSync(BUNDLE, 'latin1');
-  // V8 checks a cache against the source's length only: one older than the bundle belongs to another build.
+  // V8 checks a cache against the source's length, not its content: the file name carries the bundle's
+  // mtime, so a server still running an older build never writes a cache the new build would read.
+  const CACHE = `${BUNDLE}.${Math.trunc(statSync(BUNDLE).mtimeMs)}.cache`;
   let cachedData;
   try {
-    if (statSync(CACHE).mtimeMs >= statSync(BUNDLE).mtimeMs) cachedData = readFileSync(CACHE);
+    cachedData = readFileSync(CACHE);
   } catch {
     cachedData = undefined;
   }
@@ -70,10 +71,18 @@ function loadBundle() {
   return { main: module.exports.main, saveCache };
 }
 
+// KEELSON_TRACE_START=1: the launcher's phases, in the format of src/controlplane/start-trace.ts.
+const trace = process.env.KEELSON_TRACE_START === '1'
+  ? (phase) => process.stderr.write(`start-trace ${performance.now().toFixed(1)} ms ${phase}\n`)
+  : () => {};
+trace('launcher entered');
 let main;
 let onReady = () => {};
-if (process.env.KEELSON_FROM_SOURCE !== '1' && bundleIsFresh()) {
+const fresh = process.env.KEELSON_FROM_SOURCE !== '1' && bundleIsFresh();
+trace('bundle freshness checked');
+if (fresh) {
   ({ main, saveCache: onReady } = loadBundle());
+  trace('bundle loaded');
 } else {
   const { register } = await import('tsx/esm/api');
   register();
