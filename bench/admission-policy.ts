@@ -144,7 +144,7 @@ function runsFromDist(): boolean {
     const p = join(dir, e.name);
     return Math.max(m, e.isDirectory() ? newest(p) : e.name.endsWith('.test.ts') ? 0 : statSync(p).mtimeMs);
   }, 0);
-  const bundle = join(REPO_ROOT, 'dist/keelson.mjs');
+  const bundle = join(REPO_ROOT, 'dist/keelson.cjs');
   return existsSync(bundle) && statSync(bundle).mtimeMs >= newest(join(REPO_ROOT, 'src'));
 }
 

@@ -15,6 +15,8 @@ export interface MainIo {
   readonly stderr: (s: string) => void;
   /** Resolves when the process should stop (default: SIGTERM or SIGINT). */
   readonly untilSignal?: () => Promise<string>;
+  /** Called once the server is ready (the launcher then saves its code cache). */
+  readonly onReady?: () => void;
 }
 
 const defaultIo: MainIo = {
@@ -107,6 +109,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2), io: 
     return 1;
   }
   log(`Serving securely on ${server.url}`);
+  io.onReady?.();
   if (server.kubeconfigPath) io.stdout(`export KUBECONFIG=${server.kubeconfigPath}\n`);
   const sig = await signalled;
   log(`Received ${sig}, shutting down`);

@@ -28,6 +28,17 @@ export interface InformerOptions {
   log?: Logger;
   /** Backoff before re-listing after an error (doubles up to 5 s). */
   retryDelayMs?: number;
+  /**
+   * What the informer keeps and hands to handlers instead of the whole object (client-go's SetTransform),
+   * e.g. metadata only: an informer over every object of a kind otherwise holds a decoded copy of each.
+   */
+  transform?: (obj: KObject) => KObject;
+}
+
+/** kube's metadata informers (PartialObjectMetadata) without managedFields, as controllers' informers strip them. */
+export function metadataOnly(obj: KObject): KObject {
+  const { managedFields: _managed, ...metadata } = obj.metadata;
+  return { apiVersion: obj.apiVersion, kind: obj.kind, metadata };
 }
 
 export function objectKey(obj: KObject): string {
@@ -154,7 +165,8 @@ export class Informer {
     for (const [k, o] of [...this.items]) if (!seen.has(k)) this.remove(o);
   }
 
-  private upsert(obj: KObject): void {
+  private upsert(full: KObject): void {
+    const obj = this.opts.transform ? this.opts.transform(full) : full;
     const key = objectKey(obj);
     const old = this.items.get(key);
     if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) return;
@@ -165,7 +177,8 @@ export class Informer {
     }
   }
 
-  private remove(obj: KObject): void {
+  private remove(full: KObject): void {
+    const obj = this.opts.transform ? this.opts.transform(full) : full;
     const key = objectKey(obj);
     if (!this.items.delete(key)) return;
     for (const h of this.handlers) h.onDelete?.(obj);

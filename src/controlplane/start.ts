@@ -41,6 +41,7 @@ import { objectCounter, resourceResolver, sqliteSize } from './storage-metrics.t
 import { createAuditing } from '../audit/options.ts';
 import { encryptingStore, kmsHealthChecks, openEncryption } from './encryption.ts';
 import { startFlowControl } from '../flowcontrol/index.ts';
+import { tracePhase } from './start-trace.ts';
 
 /** Secure health ports kube-apiserver probes for `componentstatuses`. */
 const KUBE_SCHEDULER_PORT = 10259;
@@ -99,6 +100,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   try {
     // The audit policy and backends first: a bad file refuses to start before anything is opened or written.
     // Registered first, so stopped last: every request the listener still serves is recorded.
+    tracePhase('startServer entered');
     const auditing = await createAuditing(o.audit, o.log);
     if (auditing) cleanups.push(() => auditing.shutdown());
     // A malformed --encryption-provider-config refuses the start before any file or connection is opened.
@@ -111,6 +113,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       historyRetentionMs: o.historyRetentionMs,
     });
     // Values are encrypted between the registry's codec and the backend (kube's storage transformers).
+    tracePhase('store opened');
     const backend = encryption ? encryptingStore(opened, encryption, () => catalog) : opened;
     // etcd sends progress notifications rarely; one shared watch makes every event progress for every cache,
     // so consistent reads of idle resources are answered from the cache instead of falling back to etcd.
@@ -127,6 +130,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       }),
       serviceAccountIssuer(o),
     ]);
+    tracePhase('certificates and service account key ready');
     // One Metrics for the whole server: the store's calls, admission, the chain and the watch handler feed it.
     const metrics = new Metrics({ showHiddenForVersion: o.showHiddenMetricsForVersion });
     const store = instrumentStore(shared, metrics, resourceResolver(catalog));
@@ -154,15 +158,20 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const registry = await createRegistry({ virtualStorage, admission: () => admissionRef, wrapStorage: rbacStorageGuard({ authorizer: () => chainOf().authorizer }), catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs, log: o.log }, garbageCollection: o.garbageCollector, allowPrivileged: o.allowPrivileged,
       services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange }, subresourceStorages: [tokenRequestSubresource(saIssuer), podSubresources({ bindingLabels: gates.enabled('PodTopologyLabelsAdmission') })] });
     registryRef = registry;
+    tracePhase('registry and watch caches ready');
     cleanups.push(() => registry.stop());
     // apiextensions-apiserver's controllers: CRDs already stored are served before the listener opens.
     // With leader election its writes wait for the lease (src/controlplane/elected-controllers.ts); it serves at once.
     const crdController = await startCrdController({ registry, catalog, log: o.log, leading: !(o.controllers && o.leaderElection.leaderElect) });
     cleanups.push(() => crdController.stop());
 
+    tracePhase('CRD controller started');
+    // Resolved once the server is ready: background work (OpenAPI documents) waits for it.
+    let markReady!: () => void;
+    const ready = new Promise<void>((r) => { markReady = r; });
     const apiEndpoints: Endpoint[] = [
       createDiscoveryEndpoint({ catalog }),
-      createOpenApiEndpoint({ catalog }),
+      createOpenApiEndpoint({ catalog, warmWhen: ready }),
       createResourceEndpoint({
         registry, catalog, onDeprecatedRequest: (u) => metrics.recordDeprecatedRequest(u),
         onWatchEvent: (g, v, k, bytes) => metrics.recordWatchEvent(g, v, k, bytes),
@@ -176,6 +185,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const authz = await buildRequestAuthorization({ options: o, registry, log: o.log });
     cleanups.push(() => authz.stop());
     await authz.ready();
+    tracePhase('authentication and authorization ready');
     // Admission: every write through the registry (controllers' and bootstrap's too, as kube's loopback client's)
     // goes through the chain from here on.
     const admission = await buildAdmission({
@@ -189,11 +199,13 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     cleanups.push(() => admission.stop());
     await admission.ready();
     admissionRef = admission;
+    tracePhase('admission ready');
     // API Priority and Fairness: the bootstrap configuration is in place and read before the first request.
     const apf = o.enablePriorityAndFairness
       ? await startFlowControl({ registry, serverConcurrencyLimit: o.maxRequestsInflight + o.maxMutatingRequestsInflight, watchList: gates.enabled('WatchList'), log: o.log })
       : undefined;
     if (apf) cleanups.push(() => Promise.resolve(apf.stop()));
+    tracePhase('flow control ready');
     server = await createApiServer({
       ...(apf ? { flowControl: apf.controller } : {}),
       options: o,
@@ -210,6 +222,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       },
     });
     cleanups.push(() => server.shutdown());
+    tracePhase('listening');
 
     if (o.controllers) {
       const controllerOptions = { registry, catalog, rootCaPem: pki.serverCaPem, serviceAccountIssuer: saIssuer, bootstrapTokens: o.enableBootstrapTokenAuth ?? false, resourceQuotaSyncPeriodMs: o.resourceQuotaSyncPeriodMs, apiServer: { host: o.advertiseAddress, port: server.port, serviceIP: firstServiceIP(o.serviceClusterIPRange) }, featureEnabled: (g: string) => gates.enabled(g), log: o.log };
@@ -226,7 +239,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       await ensureSystemPriorityClasses(registry);
       await ensureBootstrapPolicy({ registry, log: o.log, gate: (g) => gates.enabled(g) });
     }
+    tracePhase('controllers and bootstrap policy done');
     server.markStarted();
+    markReady();
+    tracePhase('ready');
 
     const url = serverUrl(o.bindAddress, server.port);
     const kubeconfig = buildKubeconfig({ server: url, caPem: pki.serverCaPem, certPem: pki.adminCertPem, keyPem: pki.adminKeyPem });

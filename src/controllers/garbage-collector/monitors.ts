@@ -8,7 +8,7 @@
 import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import type { RestRegistry } from '../../registry/rest.ts';
-import { Informer } from '../../client/informer.ts';
+import { Informer, metadataOnly } from '../../client/informer.ts';
 import type { Logger } from '../../registry/system-context.ts';
 import { groupOf } from './graph.ts';
 import { storageLocation } from './resources.ts';
@@ -43,7 +43,9 @@ export class Monitors {
     const storage = this.opts.registry.lookup(def.group, def.version, def.resource);
     if (!storage) return;
     const { handler, log } = this.opts;
-    const informer = new Informer({ storage, ...(log ? { log } : {}) });
+    // The graph needs identities, owners, finalizers and deletion state: metadata only, as kube's GC uses
+    // metadata informers. A full copy of every object of every kind doubled the server's memory per object.
+    const informer = new Informer({ storage, transform: metadataOnly, ...(log ? { log } : {}) });
     informer.addHandler({
       onAdd: (obj) => handler.onUpsert(def, obj),
       onUpdate: (_old, obj) => handler.onUpsert(def, obj),

@@ -43,6 +43,11 @@ export interface OpenApiEndpointOptions {
    * unref'd: it never keeps the process alive, and the work is finite.
    */
   warmAfterMs?: number;
+  /**
+   * The warm-up timer starts when this settles (the server passes its readiness), not at creation: building
+   * every document costs ~0.2 s of CPU, which would otherwise compete with the start itself.
+   */
+  warmWhen?: Promise<unknown>;
 }
 
 /** Built-in kinds accept all of these (custom resources will drop strategic merge patch). */
@@ -107,7 +112,7 @@ export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
   const warmAfter = opts.warmAfterMs ?? 1000;
   if (warmAfter >= 0) {
     const keysToWarm = (): string[] => v3Keys(catalog);
-    setTimeout(() => {
+    const warm = (): void => void setTimeout(() => {
       const queue = keysToWarm();
       const step = (): void => {
         const k = queue.shift();
@@ -120,6 +125,8 @@ export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
       };
       step();
     }, warmAfter).unref();
+    if (opts.warmWhen) opts.warmWhen.then(warm, () => {});
+    else warm();
   }
 
   return async function openApiEndpoint(ctx: RequestContext): Promise<boolean> {

@@ -6,7 +6,8 @@
  * `encoded` map fills once per (event, media type) however many watchers there are.
  */
 import type { KeyValue } from '../interface.ts';
-import type { CachedObject, ObjectCodec, ObjectEvent } from './types.ts';
+import type { KObject } from '../../machinery/objects.ts';
+import type { CachedObject, ObjectAttrs, ObjectCodec, ObjectEvent } from './types.ts';
 
 /** Freezes a JSON-like value and everything reachable from it (for-in: 3x faster than Object.keys here). */
 export function deepFreeze<T>(value: T): T {
@@ -26,11 +27,38 @@ function freezeTree(o: object): void {
   }
 }
 
-/** Decodes `kv` with the codec and freezes the result. Throws whatever the codec throws. */
+/**
+ * One object revision held as its stored bytes (`kv.value`) and its selector attributes. The decoded tree is
+ * kept only through a WeakRef: readers get the same frozen tree while it is in use, and a garbage collection
+ * drops the trees nobody holds, so the cache costs one stored value per revision instead of the value plus a
+ * decoded copy (several times larger in V8's heap). Decoding again is deterministic: the same bytes gave a
+ * tree once, when this was made.
+ */
+class StoredObject implements CachedObject {
+  readonly encoded = new Map<string, Uint8Array>();
+  readonly #codec: ObjectCodec;
+  #tree: WeakRef<KObject>;
+
+  constructor(readonly key: string, readonly kv: KeyValue, object: KObject, readonly attrs: ObjectAttrs, codec: ObjectCodec) {
+    this.#codec = codec;
+    this.#tree = new WeakRef(object);
+  }
+
+  get object(): KObject {
+    let tree = this.#tree.deref();
+    if (tree === undefined) {
+      tree = deepFreeze(this.#codec.decode(this.kv));
+      this.#tree = new WeakRef(tree);
+    }
+    return tree;
+  }
+}
+
+/** Decodes `kv` with the codec (to check it and compute its attributes). Throws whatever the codec throws. */
 export function makeCachedObject(codec: ObjectCodec, kv: KeyValue): CachedObject {
   const object = deepFreeze(codec.decode(kv));
   const attrs = deepFreeze(codec.attrs(object));
-  return { key: kv.key, kv, object, attrs, encoded: new Map() };
+  return new StoredObject(kv.key, kv, object, attrs, codec);
 }
 
 /**

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { KObject } from '../../../machinery/objects.ts';
 import { reconcileBinding, reconcileRole } from './reconcile.ts';
 import { breakdownRule, covers, ruleCovers } from './covers.ts';
-import { rule } from './rule.ts';
+import { rule, type PolicyRule } from './rule.ts';
 
 const AUTO = 'rbac.authorization.kubernetes.io/autoupdate';
 
@@ -37,6 +37,31 @@ void test('breakdown and coverage follow kube: wildcards, */subresource, URL pre
   assert.ok(ruleCovers({ verbs: ['get'], apiGroups: [''], resources: ['pods'] }, { verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] }));
   assert.deepEqual(covers([{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }], [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }]).uncovered,
     [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }]);
+});
+
+void test('the whole-rule shortcut in covers() finds exactly the sub-rules the per-sub-rule search finds', () => {
+  // Reference: kube's definition, every broken-down sub-rule against every owner rule.
+  const reference = (owner: PolicyRule[], servant: PolicyRule[]): PolicyRule[] =>
+    servant.flatMap(breakdownRule).filter((sub) => !owner.some((o) => ruleCovers(o, sub)));
+  // An owner limited to names grants no URL: the servant's URL sub-rules stay uncovered.
+  const named = { verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'], nonResourceURLs: ['/x'] };
+  assert.deepEqual(covers([named], [named]).uncovered, [{ verbs: ['get'], nonResourceURLs: ['/x'] }]);
+  // A bounded pseudo-random sweep over small alphabets (fixed seed: the same cases every run).
+  let seed = 7;
+  const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const pick = (xs: string[]): string[] => xs.filter(() => rand(2) === 0);
+  const gen = (): PolicyRule => {
+    const r: PolicyRule = { verbs: pick(['get', 'list', '*']) };
+    if (rand(3) > 0) Object.assign(r, { apiGroups: pick(['', 'apps', '*']), resources: pick(['pods', 'pods/status', '*/status', '*']) });
+    if (rand(4) === 0) r.resourceNames = pick(['a', 'b']);
+    if (rand(3) === 0) r.nonResourceURLs = pick(['/x', '/x/*', '/y']);
+    return r;
+  };
+  for (let i = 0; i < 500; i++) {
+    const owner = Array.from({ length: 1 + rand(3) }, gen);
+    const servant = rand(2) ? structuredClone(owner) : Array.from({ length: 1 + rand(3) }, gen);
+    assert.deepEqual(covers(owner, servant).uncovered, reference(owner, servant), JSON.stringify({ owner, servant }));
+  }
 });
 
 void test('a role missing default rules gets the uncovered sub-rules appended; user rules and values stay', () => {
