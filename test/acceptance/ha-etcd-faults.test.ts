@@ -91,7 +91,9 @@ void test('killing an etcd follower under 32 writers loses no acknowledged write
     await sleep(3000);
     const after = w.ackTimes.filter((x) => x > killedAt + 500).length;
     assert.ok(after > 0, `no write acknowledged in the 2.5 s after the follower died (failures: ${w.failures.slice(-3).join(' | ')})`);
+    const r0 = Date.now();
     await victim.restart();
+    console.log(`# follower restarted in ${Date.now() - r0} ms`);
     await sleep(500);
   } finally {
     const t0 = Date.now();
@@ -99,7 +101,9 @@ void test('killing an etcd follower under 32 writers loses no acknowledged write
     console.log(`# writers stopped in ${Date.now() - t0} ms`);
   }
   assert.ok(w.acked.size > 0);
+  const l0 = Date.now();
   await assertAllPresent(c, w.acked);
+  console.log(`# checked in ${Date.now() - l0} ms`);
   console.log(`# follower kill: ${w.acked.size} writes acknowledged, ${w.failures.length} failed`);
 });
 
