@@ -28,7 +28,8 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const base = '/api/v1/namespaces/default/configmaps';
 
 /** 32 writers through the load balancer; each records the names whose create was acknowledged. */
-function startWriters(c: HaCluster, tag: string, n = 32): { acked: Set<string>; ackTimes: number[]; failures: string[]; stop: () => Promise<void> } {
+function startWriters(c: HaCluster, tag: string, n = 32): { acked: Set<string>; ackTimes: number[]; failures: string[]; slowestMs: () => number; stop: () => Promise<void> } {
+  let slowest = 0;
   const acked = new Set<string>();
   const ackTimes: number[] = [];
   const failures: string[] = [];
@@ -38,6 +39,7 @@ function startWriters(c: HaCluster, tag: string, n = 32): { acked: Set<string>; 
     for (let j = 0; running; j++) {
       const name = `${tag}-${w}-${j}`;
       const r = await haRequest(c.creds, 'POST', base, { agent, timeoutMs: 10_000, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { w: String(w), j: String(j) } } });
+      slowest = Math.max(slowest, r.ms);
       if (r.status === 201) {
         acked.add(name);
         ackTimes.push(Date.now());
@@ -50,7 +52,7 @@ function startWriters(c: HaCluster, tag: string, n = 32): { acked: Set<string>; 
     }
   });
   return {
-    acked, ackTimes, failures,
+    acked, ackTimes, failures, slowestMs: () => Math.round(slowest),
     stop: async () => {
       running = false;
       await Promise.all(loops);
@@ -104,7 +106,7 @@ void test('killing an etcd follower under 32 writers loses no acknowledged write
   const l0 = Date.now();
   await assertAllPresent(c, w.acked);
   console.log(`# checked in ${Date.now() - l0} ms`);
-  console.log(`# follower kill: ${w.acked.size} writes acknowledged, ${w.failures.length} failed`);
+  console.log(`# follower kill: ${w.acked.size} writes acknowledged, ${w.failures.length} failed, slowest writer request ${w.slowestMs()} ms`);
 });
 
 void test('killing the etcd leader (first in the endpoint list): writes through every replica resume within 3 s, none acknowledged is lost', async (t) => {
@@ -128,5 +130,5 @@ void test('killing the etcd leader (first in the endpoint list): writes through 
     await w.stop();
   }
   await assertAllPresent(c, w.acked);
-  console.log(`# leader kill: ${w.acked.size} writes acknowledged, ${w.failures.length} failed`);
+  console.log(`# leader kill: ${w.acked.size} writes acknowledged, ${w.failures.length} failed, slowest writer request ${w.slowestMs()} ms`);
 });
