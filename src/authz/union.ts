@@ -19,9 +19,10 @@ function decidedBy(m: Authorizer): DecidedBy | undefined {
 }
 
 export function unionAuthorizer(members: readonly Authorizer[]): Authorizer {
+  const by = new Map(members.map((m) => [m, decidedBy(m)]));
   const decided = (m: Authorizer, d: Exclude<Decision, { kind: 'no-opinion' }>): Decision => {
-    const by = decidedBy(m);
-    return by && !d.decidedBy ? { ...d, decidedBy: by } : d;
+    const b = by.get(m);
+    return b && !d.decidedBy ? { ...d, decidedBy: b } : d;
   };
   const noOpinion = (reasons: readonly string[], errs: readonly string[]): Decision => {
     // kube's union keeps evaluation errors: when nothing allowed, a failed member turns the 403 into a 500.
