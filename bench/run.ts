@@ -19,6 +19,11 @@ import { watchFanout } from './http/watch-fanout.ts';
 const QUICK = process.env.BENCH_QUICK === '1';
 /** `BENCH_ONLY=get`: only the GET comparison (one object), for profiling rounds; not recorded. */
 const GET_ONLY = process.env.BENCH_ONLY === 'get';
+/**
+ * `BENCH_PROFILE=<dir>`: the Keelson process runs under `node --cpu-prof` and writes its profile there on exit;
+ * summarize it with `node --import tsx bench/profile-summary.ts <dir>` (self and inclusive time by function).
+ */
+const PROFILE_DIR = process.env.BENCH_PROFILE;
 const OBJECTS = GET_ONLY ? 2 : QUICK ? 1000 : 10_000;
 const CONCURRENCY = 64;
 const GET_SECONDS = QUICK ? 2 : 4;
@@ -191,7 +196,7 @@ async function main(): Promise<void> {
     // a second start on the same (still empty) dir, which is what users see on every later start.
     writeFileSync(path.join(dir, 'tokens.csv'), `${TOKEN},${USER},bench-uid\n`);
     const extraArgs = [`--token-auth-file=${path.join(dir, 'tokens.csv')}`];
-    server = await startKeelson({ dataDir, kubeconfig, extraArgs });
+    server = await startKeelson({ dataDir, kubeconfig, extraArgs, ...(PROFILE_DIR ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] } : {}) });
     const firstReady = server.readyMs;
     if (!GET_ONLY) {
       await server.stop();

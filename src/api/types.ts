@@ -30,6 +30,8 @@ export interface StrategyContext {
   readonly namespace?: string;
   readonly subresource?: string;
   readonly dryRun: boolean;
+  /** A Service write: what the services REST wrapper allocated (the strategy puts it in place). */
+  readonly allocation?: { spec?: unknown };
 }
 
 /**

@@ -106,6 +106,31 @@ void test('union: first success wins over earlier errors; anonymous only without
   assert.deepEqual(await failing.authenticate(req()), { kind: 'error', message: 'bad cert' });
 });
 
+void test('union: synchronous members give a synchronous answer; an asynchronous one in between keeps order and errors', async () => {
+  const fail: Authenticator = { name: 'f', authenticate: () => ({ kind: 'error', message: 'bad cert' }) };
+  const slowNone: Authenticator = { name: 's', authenticate: () => Promise.resolve({ kind: 'no-opinion' }) };
+  const slowFail: Authenticator = { name: 'sf', authenticate: () => Promise.resolve({ kind: 'error', message: 'webhook down' }) };
+  const ok: Authenticator = { name: 'o', authenticate: () => ({ kind: 'authenticated', method: 'o', user: { username: 'u', groups: [] } }) };
+  const sync = withAnonymousFallback(withAuthenticatedGroup(unionAuthenticator([fail, ok])), anonymousAuthenticator());
+  const r = sync.authenticate(req());
+  assert.ok(!(r instanceof Promise), 'no promise when every member answers synchronously');
+  assert.deepEqual(r, { kind: 'authenticated', method: 'o', user: { username: 'u', groups: ['system:authenticated'] } });
+  const mixed = unionAuthenticator([fail, slowNone, slowFail, ok]);
+  const m = mixed.authenticate(req());
+  assert.ok(m instanceof Promise);
+  assert.equal((await m).kind, 'authenticated');
+  assert.deepEqual(await unionAuthenticator([fail, slowNone, slowFail]).authenticate(req()), { kind: 'error', message: 'bad cert, webhook down' });
+  const throwing: Authenticator = { name: 't', authenticate: () => { throw new Error('boom'); } };
+  await assert.rejects(Promise.resolve().then(() => unionAuthenticator([throwing]).authenticate(req())), /boom/);
+  // a bearer token that only an asynchronous token authenticator knows
+  const tokens = bearerTokenAuthenticator([
+    { name: 'file', authenticateToken: () => undefined },
+    { name: 'remote', authenticateToken: async (t) => (t === 'abc' ? { username: 'r', groups: [] } : undefined) },
+  ]);
+  assert.deepEqual(await tokens.authenticate(req({ authorization: 'Bearer abc' })), { kind: 'authenticated', method: 'remote', user: { username: 'r', groups: [] } });
+  assert.deepEqual(await tokens.authenticate(req({ authorization: 'Bearer zzz' })), { kind: 'error', message: 'invalid bearer token' });
+});
+
 void test('system:authenticated is added once and never to anonymous', () => {
   assert.deepEqual(addAuthenticatedGroup({ username: 'a', groups: ['system:authenticated'] }).groups, ['system:authenticated']);
   assert.deepEqual(addAuthenticatedGroup({ username: 'system:anonymous', groups: ['system:unauthenticated'] }).groups, ['system:unauthenticated']);

@@ -7,22 +7,38 @@ import type { AuthRequest, AuthResult, Authenticator, TokenAuthenticator } from 
 import { NO_OPINION } from '../request/authenticator.ts';
 
 export function bearerTokenAuthenticator(tokens: readonly TokenAuthenticator[]): Authenticator {
+  /** Token authenticators from `i` on; synchronous while they answer synchronously (a token file does). */
+  const from = (token: string, req: AuthRequest, i: number): AuthResult | Promise<AuthResult> => {
+    for (; i < tokens.length; i++) {
+      const t = tokens[i]!;
+      const found = t.authenticateToken(token, req.audiences ? { audiences: req.audiences } : undefined);
+      if (found instanceof Promise) {
+        const next = i + 1;
+        return found.then((f) => (f ? accepted(t, f) : from(token, req, next)));
+      }
+      if (found) return accepted(t, found);
+    }
+    return { kind: 'error', message: 'invalid bearer token' };
+  };
   return {
     name: 'bearer-token',
-    async authenticate(req: AuthRequest): Promise<AuthResult> {
+    authenticate(req: AuthRequest): AuthResult | Promise<AuthResult> {
       const h = req.header('authorization');
       if (!h) return NO_OPINION;
       const parts = h.trim().split(' ');
       if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return NO_OPINION;
       const token = parts[1]!;
       if (token === '') return NO_OPINION;
-      for (const t of tokens) {
-        const found = await t.authenticateToken(token, req.audiences ? { audiences: req.audiences } : undefined);
-        if (!found) continue;
-        const { grantedAudiences, ...user } = found;
-        return { kind: 'authenticated', user, method: t.name, ...(grantedAudiences ? { audiences: grantedAudiences } : {}) };
+      try {
+        return from(token, req, 0);
+      } catch (err) {
+        return Promise.reject(err);
       }
-      return { kind: 'error', message: 'invalid bearer token' };
     },
   };
+}
+
+function accepted(t: TokenAuthenticator, found: NonNullable<Awaited<ReturnType<TokenAuthenticator['authenticateToken']>>>): AuthResult {
+  const { grantedAudiences, ...user } = found;
+  return { kind: 'authenticated', user, method: t.name, ...(grantedAudiences ? { audiences: grantedAudiences } : {}) };
 }

@@ -12,17 +12,35 @@ export const AUTHENTICATED_GROUP = 'system:authenticated';
 export const UNAUTHENTICATED_GROUP = 'system:unauthenticated';
 export const ANONYMOUS_USER = 'system:anonymous';
 
+/**
+ * `f(v)`, synchronously when `v` is a value: the authenticators below stay synchronous as long as their members
+ * are (client certificates, token files, cached tokens), so a request costs no promise per layer.
+ */
+export function andThen<T, U>(v: T | Promise<T>, f: (t: T) => U | Promise<U>): U | Promise<U> {
+  return v instanceof Promise ? v.then(f) : f(v);
+}
+
 export function unionAuthenticator(members: readonly Authenticator[]): Authenticator {
+  const from = (req: AuthRequest, i: number, errs: string[]): AuthResult | Promise<AuthResult> => {
+    for (; i < members.length; i++) {
+      const r = members[i]!.authenticate(req);
+      if (r instanceof Promise) {
+        const next = i + 1;
+        return r.then((x) => (x.kind === 'authenticated' ? x : from(req, next, x.kind === 'error' ? [...errs, x.message] : errs)));
+      }
+      if (r.kind === 'authenticated') return r;
+      if (r.kind === 'error') errs.push(r.message);
+    }
+    return errs.length ? { kind: 'error', message: errs.join(', ') } : { kind: 'no-opinion' };
+  };
   return {
     name: 'union',
-    async authenticate(req: AuthRequest): Promise<AuthResult> {
-      const errs: string[] = [];
-      for (const m of members) {
-        const r = await m.authenticate(req);
-        if (r.kind === 'authenticated') return r;
-        if (r.kind === 'error') errs.push(r.message);
+    authenticate(req: AuthRequest): AuthResult | Promise<AuthResult> {
+      try {
+        return from(req, 0, []);
+      } catch (err) {
+        return Promise.reject(err);
       }
-      return errs.length ? { kind: 'error', message: errs.join(', ') } : { kind: 'no-opinion' };
     },
   };
 }
@@ -30,10 +48,8 @@ export function unionAuthenticator(members: readonly Authenticator[]): Authentic
 export function withAuthenticatedGroup(inner: Authenticator): Authenticator {
   return {
     name: inner.name,
-    async authenticate(req: AuthRequest): Promise<AuthResult> {
-      const r = await inner.authenticate(req);
-      if (r.kind !== 'authenticated') return r;
-      return { ...r, user: addAuthenticatedGroup(r.user) };
+    authenticate(req: AuthRequest): AuthResult | Promise<AuthResult> {
+      return andThen(inner.authenticate(req), (r) => (r.kind !== 'authenticated' ? r : { ...r, user: addAuthenticatedGroup(r.user) }));
     },
   };
 }
@@ -55,9 +71,8 @@ export function anonymousAuthenticator(): Authenticator {
 export function withAnonymousFallback(inner: Authenticator, anonymous: Authenticator): Authenticator {
   return {
     name: inner.name,
-    async authenticate(req: AuthRequest): Promise<AuthResult> {
-      const r = await inner.authenticate(req);
-      return r.kind === 'no-opinion' ? anonymous.authenticate(req) : r;
+    authenticate(req: AuthRequest): AuthResult | Promise<AuthResult> {
+      return andThen(inner.authenticate(req), (r) => (r.kind === 'no-opinion' ? anonymous.authenticate(req) : r));
     },
   };
 }

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildAuthorizer, knownAuthorizationModes, registerAuthorizationMode } from './modes.ts';
 import { forbiddenError } from './forbidden.ts';
+import { unionAuthorizer, privilegedGroups } from './union.ts';
 import type { Attributes } from '../request/authorizer.ts';
 import { readKubeJson } from '../../test/support/kube-reference.ts';
 
@@ -57,4 +58,19 @@ void test('403 wording: named, cluster-scoped, sub-resource, group, reason, non-
   assert.equal(nr.message, 'forbidden: User "alice" cannot get path "/foo"');
   assert.deepEqual(nr.toStatus().details, {});
   assert.equal(m({ isResourceRequest: false, path: '/a<b>', verb: 'get', resource: '', namespace: '' }).message, 'forbidden: User "alice" cannot get path "/a&lt;b&gt;"');
+});
+
+void test('union: synchronous members answer without a promise; an asynchronous member keeps order, reasons and errors', async () => {
+  const none = (reason: string) => ({ name: 'AlwaysDeny', authorize: () => ({ kind: 'no-opinion' as const, reason }) });
+  const allow = { name: 'RBAC', authorize: () => ({ kind: 'allow' as const, reason: 'rbac' }) };
+  const slow = { name: 'hook', authorize: () => Promise.resolve({ kind: 'no-opinion' as const, reason: 'slow', error: 'timeout' }) };
+  const d = unionAuthorizer([privilegedGroups(['system:masters']), none('a'), allow]).authorize(attrs());
+  assert.ok(!(d instanceof Promise), 'no promise when every member answers synchronously');
+  assert.deepEqual(d, { kind: 'allow', reason: 'rbac', decidedBy: { type: 'RBAC', name: 'rbac' } });
+  const mixed = unionAuthorizer([none('a'), slow, none('b')]).authorize(attrs());
+  assert.ok(mixed instanceof Promise);
+  assert.deepEqual(await mixed, { kind: 'no-opinion', reason: 'a\nslow\nb', error: 'timeout' });
+  assert.equal((await unionAuthorizer([slow, allow]).authorize(attrs())).kind, 'allow');
+  const throwing = { name: 'x', authorize: () => { throw new Error('boom'); } };
+  await assert.rejects(Promise.resolve(unionAuthorizer([throwing]).authorize(attrs())), /boom/);
 });

@@ -19,23 +19,55 @@ function decidedBy(m: Authorizer): DecidedBy | undefined {
 }
 
 export function unionAuthorizer(members: readonly Authorizer[]): Authorizer {
+  const by = new Map(members.map((m) => [m, decidedBy(m)]));
+  const decided = (m: Authorizer, d: Exclude<Decision, { kind: 'no-opinion' }>): Decision => {
+    const b = by.get(m);
+    return b && !d.decidedBy ? { ...d, decidedBy: b } : d;
+  };
+  const noOpinion = (reasons: readonly string[], errs: readonly string[]): Decision => {
+    // kube's union keeps evaluation errors: when nothing allowed, a failed member turns the 403 into a 500.
+    const error = errs.length > 1 ? `[${errs.join(', ')}]` : errs[0];
+    return { kind: 'no-opinion', ...(reasons.length ? { reason: reasons.join('\n') } : {}), ...(error ? { error } : {}) };
+  };
+  /** Members from `i` on, after one answered asynchronously (a webhook). */
+  const rest = async (attrs: Attributes, i: number, reasons: string[], errs: string[]): Promise<Decision> => {
+    for (; i < members.length; i++) {
+      const m = members[i]!;
+      const d = await m.authorize(attrs);
+      if (d.kind !== 'no-opinion') return decided(m, d);
+      if (d.reason) reasons.push(d.reason);
+      if (d.error) errs.push(d.error);
+    }
+    return noOpinion(reasons, errs);
+  };
   return {
     name: members.map((m) => m.name).join(','),
-    async authorize(attrs: Attributes): Promise<Decision> {
+    // Synchronous as long as the members answer synchronously (RBAC, Node, the privileged groups): no promise
+    // per member on every request.
+    authorize(attrs: Attributes): Decision | Promise<Decision> {
       const reasons: string[] = [];
       const errs: string[] = [];
-      for (const m of members) {
-        const d = await m.authorize(attrs);
-        if (d.kind !== 'no-opinion') {
-          const by = decidedBy(m);
-          return by && !d.decidedBy ? { ...d, decidedBy: by } : d;
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i]!;
+        let d: Decision | Promise<Decision>;
+        try {
+          d = m.authorize(attrs);
+        } catch (err) {
+          return Promise.reject(err);
         }
+        if (d instanceof Promise) {
+          return d.then((r) => {
+            if (r.kind !== 'no-opinion') return decided(m, r);
+            if (r.reason) reasons.push(r.reason);
+            if (r.error) errs.push(r.error);
+            return rest(attrs, i + 1, reasons, errs);
+          });
+        }
+        if (d.kind !== 'no-opinion') return decided(m, d);
         if (d.reason) reasons.push(d.reason);
         if (d.error) errs.push(d.error);
       }
-      // kube's union keeps evaluation errors: when nothing allowed, a failed member turns the 403 into a 500.
-      const error = errs.length > 1 ? `[${errs.join(', ')}]` : errs[0];
-      return { kind: 'no-opinion', ...(reasons.length ? { reason: reasons.join('\n') } : {}), ...(error ? { error } : {}) };
+      return noOpinion(reasons, errs);
     },
     rulesFor: (user, namespace) => unionRules(members, user, namespace),
   };

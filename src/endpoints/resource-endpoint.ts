@@ -95,6 +95,21 @@ export function parseResourcePath(pathname: string, apiPrefix: string): ParsedRe
   };
 }
 
+/** Distinct paths remembered by resourcePathOf; past this the memo starts over (paths are client-chosen). */
+const PATH_MEMO_MAX = 4096;
+const pathMemo = new Map<string, ParsedResourcePath | undefined>();
+
+/** parseResourcePath, remembered per (prefix, path): clients repeat the same URLs. The results are frozen and shared. */
+export function resourcePathOf(pathname: string, apiPrefix: string): ParsedResourcePath | undefined {
+  const key = `${apiPrefix} ${pathname}`;
+  const hit = pathMemo.get(key);
+  if (hit !== undefined || pathMemo.has(key)) return hit;
+  const p = parseResourcePath(pathname, apiPrefix);
+  if (pathMemo.size >= PATH_MEMO_MAX) pathMemo.clear();
+  pathMemo.set(key, p && Object.freeze(p));
+  return p;
+}
+
 const notFound = () => new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
 const notAllowed = () => new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
 
@@ -171,7 +186,7 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
 
   async function serve(ctx: RequestContext): Promise<void> {
     const info = ctx.info;
-    const p = parseResourcePath(ctx.url.pathname, info.apiPrefix);
+    const p = resourcePathOf(ctx.url.pathname, info.apiPrefix);
     if (!p || (p.extra > 0 && p.subresource !== 'proxy')) throw notFound();
     const group = info.apiGroup;
     const version = info.apiVersion;

@@ -145,7 +145,7 @@ export class FlowController implements FlowControlStats {
    * Classifies the request and asks its priority level for seats. `deadlineMs` (performance.now clock) bounds
    * the wait in a queue.
    */
-  decide(d: RequestDigest, query: URLSearchParams, deadlineMs: number, signal?: AbortSignal): Decision {
+  decide(d: RequestDigest, query: URLSearchParams, deadlineMs: number, signal?: AbortSignal | (() => AbortSignal)): Decision {
     const fs = classify(this.schemas, d) ?? this.schemas[this.schemas.length - 1]!;
     const level = this.levels.get(fs.priorityLevel)!;
     const stats = this.schemaStats(fs, level.name);

@@ -169,9 +169,10 @@ export class QueueSet {
 
   /**
    * Admits, queues or rejects a request. Resolves once it may execute (call `finish` when done) or is refused.
-   * `deadlineMs` (on the `now` clock) bounds the wait; `signal` withdraws a waiting request.
+   * `deadlineMs` (on the `now` clock) bounds the wait; `signal` withdraws a waiting request (a function is
+   * called only when the request has to wait: most never do, and a request's signal is made on first use).
    */
-  start(estimate: WorkEstimate, hash: bigint, deadlineMs: number, signal?: AbortSignal): Admission | Promise<Admission> {
+  start(estimate: WorkEstimate, hash: bigint, deadlineMs: number, signalOf?: AbortSignal | (() => AbortSignal)): Admission | Promise<Admission> {
     this.syncTime();
     const seats = maxSeatsOf(estimate);
     if (this.cfg.queues < 1) {
@@ -195,6 +196,7 @@ export class QueueSet {
       queue.nextDispatchR += workOf(estimate);
       return this.execute(estimate, queue, 0);
     }
+    const signal = typeof signalOf === 'function' ? signalOf() : signalOf;
     return new Promise<Admission>((resolve) => {
       const arrivalMs = this.lastRealMs;
       let timer: NodeJS.Timeout | undefined;

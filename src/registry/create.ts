@@ -34,7 +34,8 @@ export function customView(def: ResourceDef, subresource: string): { view?: Stru
 }
 
 export function strategyContext(ctx: OpContext): StrategyContext {
-  return { user: ctx.user, namespace: ctx.namespace, subresource: ctx.subresource, dryRun: ctx.dryRun };
+  const s: StrategyContext = { user: ctx.user, namespace: ctx.namespace, subresource: ctx.subresource, dryRun: ctx.dryRun };
+  return ctx.allocation ? { ...s, allocation: ctx.allocation } : s;
 }
 
 /** EnsureObjectNamespaceMatchesRequestNamespace for the resource's scope. */

@@ -29,6 +29,8 @@ export interface OpContext {
   readonly auditAnnotations?: Record<string, string>;
   /** The server runs with AllowUnsafeMalformedObjectDeletion: LIST reports corrupt objects (StoreReadError). */
   readonly unsafeMalformedObjectDeletion?: boolean;
+  /** A Service write: what the services REST wrapper allocated (registry/services/pending.ts). */
+  readonly allocation?: { spec?: unknown };
 }
 
 /** Query parameters of get, as strings (the registry validates them). */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newRequestInfo, exactNameFromFieldSelector, RequestInfoError } from './request-info.ts';
+import { newRequestInfo, exactNameFromFieldSelector, RequestInfoError, requestInfoFor } from './request-info.ts';
 
 const u = (p: string): URL => new URL(`https://x${p}`);
 
@@ -87,4 +87,16 @@ void test('field selector: exact metadata.name requirements', () => {
   assert.equal(exactNameFromFieldSelector('metadata.name!=a'), undefined);
   assert.equal(exactNameFromFieldSelector('metadata.namespace=a'), undefined);
   assert.equal(exactNameFromFieldSelector('metadata.name=a\\,b'), 'a,b');
+});
+
+void test('requestInfoFor: one frozen info per (method, path); a collection GET with a query is derived afresh', () => {
+  const a = requestInfoFor('GET', u('/api/v1/namespaces/ns/configmaps/x'));
+  assert.equal(requestInfoFor('GET', u('/api/v1/namespaces/ns/configmaps/x')), a);
+  assert.ok(Object.isFrozen(a) && Object.isFrozen(a.parts));
+  assert.deepEqual(a, newRequestInfo('GET', u('/api/v1/namespaces/ns/configmaps/x')));
+  assert.equal(requestInfoFor('DELETE', u('/api/v1/namespaces/ns/configmaps/x')).verb, 'delete');
+  assert.equal(requestInfoFor('GET', u('/api/v1/namespaces/ns/configmaps')).verb, 'list');
+  assert.equal(requestInfoFor('GET', u('/api/v1/namespaces/ns/configmaps?watch=1')).verb, 'watch');
+  assert.equal(requestInfoFor('GET', u('/api/v1/namespaces/ns/configmaps?fieldSelector=metadata.name%3Dy')).name, 'y');
+  assert.throws(() => requestInfoFor('GET', u('/api/v1/watch')), RequestInfoError);
 });

@@ -124,3 +124,26 @@ export function newRequestInfo(method: string, url: URL): RequestInfo {
   if (!info.name && info.verb === 'delete') info.verb = 'deletecollection';
   return info;
 }
+
+/** Distinct (method, path) pairs remembered; past this the memo starts over (URLs are client-chosen). */
+const INFO_MEMO_MAX = 4096;
+const infoMemo = new Map<string, RequestInfo>();
+
+/**
+ * newRequestInfo, remembered per (method, path) when the query cannot change the answer: clients repeat the
+ * same few URLs, and deriving the info costs a split and several arrays per request. A GET or HEAD with a query
+ * is derived afresh (`watch` and `fieldSelector` change a collection's verb and name). The memoized infos are
+ * frozen, since every request with that URL shares one.
+ */
+export function requestInfoFor(method: string, url: URL): RequestInfo {
+  if (url.search !== '' && (method === 'GET' || method === 'HEAD')) return newRequestInfo(method, url);
+  const key = `${method} ${url.pathname}`;
+  let info = infoMemo.get(key);
+  if (info) return info;
+  info = newRequestInfo(method, url);
+  Object.freeze(info.parts);
+  Object.freeze(info);
+  if (infoMemo.size >= INFO_MEMO_MAX) infoMemo.clear();
+  infoMemo.set(key, info);
+  return info;
+}

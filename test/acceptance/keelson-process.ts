@@ -69,9 +69,10 @@ export interface KeelsonProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startKeelson(opts: { dataDir: string; kubeconfig: string; port?: number; extraArgs?: string[]; readyTimeoutMs?: number }): Promise<KeelsonProcess> {
+/** `nodeArgs` go to node before the script (e.g. `--cpu-prof` for a profiling bench run). */
+export async function startKeelson(opts: { dataDir: string; kubeconfig: string; port?: number; extraArgs?: string[]; nodeArgs?: string[]; readyTimeoutMs?: number }): Promise<KeelsonProcess> {
   const port = opts.port ?? await freePort();
-  const args = [path.join(REPO_ROOT, 'bin/keelson.mjs'), `--secure-port=${port}`, `--data-dir=${opts.dataDir}`, `--write-kubeconfig=${opts.kubeconfig}`, ...(opts.extraArgs ?? [])];
+  const args = [...(opts.nodeArgs ?? []), path.join(REPO_ROOT, 'bin/keelson.mjs'), `--secure-port=${port}`, `--data-dir=${opts.dataDir}`, `--write-kubeconfig=${opts.kubeconfig}`, ...(opts.extraArgs ?? [])];
   const t0 = performance.now();
   const child: ChildProcess = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

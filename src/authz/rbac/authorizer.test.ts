@@ -128,12 +128,14 @@ void test('cached decisions follow every change to roles and bindings (one revis
   const ix = setup();
   const a = rbacAuthorizer(ix);
   const get = (u: UserInfo, ns = 'ns1') => a.authorize(attrs(u, 'get', 'configmaps', ns, { name: 'c' }));
-  // Asked twice: the second answer comes from the cache and is the same decision, not a shared object.
+  // Asked twice: the second answer comes from the cache; the shared decision is frozen, so no caller can
+  // change what the next request is told.
   const first = await get(bob);
   const again = await get(bob);
   assert.equal(first.kind, 'allow');
   assert.deepEqual(again, first);
-  assert.notEqual(again, first);
+  assert.ok(Object.isFrozen(again));
+  assert.throws(() => { (again as { reason?: string }).reason = 'changed'; }, TypeError);
 
   // The role narrowed: denied at once.
   ix.upsertRole(role('cm-writer', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }], 'ns1'));

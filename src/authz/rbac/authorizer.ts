@@ -44,8 +44,9 @@ export function rbacAuthorizer(src: RuleSource): Authorizer {
     }
     const key = decisionKey(attrs);
     let d = cache.get(key);
-    if (!d) cache.set(key, (d = authorizeWith(src, attrs)));
-    return { ...d };
+    // Shared by every request that asks the same question: frozen rather than copied per request.
+    if (!d) cache.set(key, (d = Object.freeze(authorizeWith(src, attrs))));
+    return d;
   };
   return {
     name: 'RBAC',

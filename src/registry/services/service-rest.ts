@@ -38,7 +38,7 @@ export class ServiceRest implements RestStorage {
       const work = structuredClone(obj);
       work.metadata = { ...work.metadata, namespace: work.metadata?.namespace ?? ctx.namespace };
       await allocate(this.alloc, txn, work, undefined, ctx.dryRun);
-      const created = await withPendingAllocation({ spec: work['spec'] }, () => this.inner.create(ctx, obj, params));
+      const created = await this.inner.create(withPendingAllocation(ctx, { spec: work['spec'] }), obj, params);
       if (!obj.metadata?.name && created.metadata.name) {
         const owner = { namespace: created.metadata.namespace ?? '', name: created.metadata.name };
         await Promise.allSettled(txn.ips.map((ip) => this.alloc.ips.reparent(ip, owner)));
@@ -58,7 +58,7 @@ export class ServiceRest implements RestStorage {
       const work = structuredClone(obj);
       work.metadata = { ...work.metadata, name, namespace: ctx.namespace };
       await allocate(this.alloc, txn, work, old, ctx.dryRun);
-      const r = await withPendingAllocation({ spec: work['spec'] }, () => this.inner.update(ctx, name, obj, params));
+      const r = await this.inner.update(withPendingAllocation(ctx, { spec: work['spec'] }), name, obj, params);
       if (!ctx.dryRun) await this.afterUpdate(txn, r.object);
       return r;
     } catch (e) {
@@ -72,7 +72,7 @@ export class ServiceRest implements RestStorage {
     let txn = new Txn(this.alloc);
     const pending: PendingAllocation = {};
     try {
-      const r = await withPendingAllocation(pending, () => this.inner.guaranteedUpdate(ctx, name, async (cur) => {
+      const r = await this.inner.guaranteedUpdate(withPendingAllocation(ctx, pending), name, async (cur) => {
         // A retried attempt (conflict) gives back what the previous attempt took.
         await txn.rollback();
         txn = new Txn(this.alloc);
@@ -82,7 +82,7 @@ export class ServiceRest implements RestStorage {
         await allocate(this.alloc, txn, work, cur, ctx.dryRun);
         pending.spec = work['spec'];
         return next;
-      }, params));
+      }, params);
       if (!ctx.dryRun) await this.afterUpdate(txn, r.object);
       return r;
     } catch (e) {

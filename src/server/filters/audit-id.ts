@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto';
 import type { ServerHandler } from './types.ts';
 
 export function withAuditId(next: ServerHandler): ServerHandler {
-  return async function auditId(ctx) {
+  // Not async: it only hands on next's promise (one frame fewer per request).
+  return function auditId(ctx) {
     const given = ctx.req.headers['audit-id'];
     const v = Array.isArray(given) ? given[0] : given;
     ctx.auditId = v && v.trim() ? v.trim() : randomUUID();
     // Set now, as kube does, so responses written without respondBytes (watch streams) carry it too.
     ctx.res.setHeader('Audit-Id', ctx.auditId);
-    await next(ctx);
+    return next(ctx);
   };
 }

@@ -7,7 +7,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Http2ServerRequest } from 'node:http2';
 import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
-import type { AuthRequest, Authenticator } from '../../request/authenticator.ts';
+import type { AuthRequest, AuthResult, Authenticator } from '../../request/authenticator.ts';
 import type { Req } from '../../request/context.ts';
 import type { ServerContext, ServerHandler } from './types.ts';
 import type { Metrics } from '../../endpoints/metrics.ts';
@@ -50,22 +50,26 @@ function attemptedAuthMethods(ctx: ServerContext): string {
 export function withAuthentication(next: ServerHandler, deps: {
   authenticator: Authenticator; log: (line: string) => void; metrics?: Metrics; auditing?: Auditing;
 }): ServerHandler {
-  return async function authentication(ctx) {
-    const t0 = performance.now();
-    const r = await deps.authenticator.authenticate(authRequestOf(ctx.req, ctx.info.path));
+  const refused = async (ctx: ServerContext, t0: number, r: AuthResult): Promise<void> => {
+    if (r.kind === 'error') deps.log(`Unable to authenticate the request: ${r.message}`);
+    const refuse = (): void => respondError(ctx, errors.unauthorized());
+    // The refusal is audited too (kube's WithFailedAuthenticationAudit), with the time the request arrived here.
+    if (deps.auditing) await auditFailedAuthentication(ctx, deps.auditing, nowMicros(t0), attemptedAuthMethods(ctx), refuse);
+    else refuse();
+  };
+  const authenticated = (ctx: ServerContext, t0: number, r: AuthResult): Promise<void> => {
     // kube's recordAuthenticationMetrics: error, failure (nothing recognised the request) or success.
     deps.metrics?.recordAuthentication(r.kind === 'authenticated' ? 'success' : r.kind === 'error' ? 'error' : 'failure',
       (performance.now() - t0) / 1000, r.kind === 'authenticated' ? r.user.username : undefined);
-    if (r.kind !== 'authenticated') {
-      if (r.kind === 'error') deps.log(`Unable to authenticate the request: ${r.message}`);
-      const refuse = (): void => respondError(ctx, errors.unauthorized());
-      // The refusal is audited too (kube's WithFailedAuthenticationAudit), with the time the request arrived here.
-      if (deps.auditing) await auditFailedAuthentication(ctx, deps.auditing, nowMicros(t0), attemptedAuthMethods(ctx), refuse);
-      else refuse();
-      return;
-    }
+    if (r.kind !== 'authenticated') return refused(ctx, t0, r);
     ctx.user = r.user;
     if (r.method !== 'anonymous') delete ctx.req.headers.authorization;
-    await next(ctx);
+    return next(ctx);
+  };
+  // Not async itself: token files, client certificates and cached tokens answer synchronously.
+  return function authentication(ctx) {
+    const t0 = performance.now();
+    const r = deps.authenticator.authenticate(authRequestOf(ctx.req, ctx.info.path));
+    return r instanceof Promise ? r.then((x) => authenticated(ctx, t0, x)) : authenticated(ctx, t0, r);
   };
 }

@@ -5,7 +5,7 @@
  */
 import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
-import type { Attributes, Authorizer } from '../../request/authorizer.ts';
+import type { Attributes, Authorizer, Decision } from '../../request/authorizer.ts';
 import { forbiddenError } from '../../authz/forbidden.ts';
 import { parseFieldSelector } from '../../machinery/selectors/fields.ts';
 import { parseLabelSelector } from '../../machinery/selectors/labels.ts';
@@ -70,18 +70,13 @@ function annotate(ctx: ServerContext, values: Record<string, string>): void {
 }
 
 export function withAuthorization(next: ServerHandler, deps: { authorizer: Authorizer; log: (line: string) => void; metrics?: Metrics }): ServerHandler {
-  return async function authorization(ctx) {
-    const attrs = attributesOf(ctx);
-    const t0 = performance.now();
-    let decision;
-    try {
-      decision = await deps.authorizer.authorize(attrs);
-    } catch (err) {
-      deps.metrics?.recordAuthorization('error', (performance.now() - t0) / 1000);
-      deps.log(`authorizer failed: ${(err as Error).message}`);
-      respondError(ctx, errors.internal((err as Error).message));
-      return;
-    }
+  const failed = (ctx: ServerContext, t0: number, err: unknown): Promise<void> => {
+    deps.metrics?.recordAuthorization('error', (performance.now() - t0) / 1000);
+    deps.log(`authorizer failed: ${(err as Error).message}`);
+    respondError(ctx, errors.internal((err as Error).message));
+    return DONE;
+  };
+  const decided = (ctx: ServerContext, attrs: Attributes, t0: number, decision: Decision): Promise<void> => {
     if (deps.metrics) {
       const m = deps.metrics;
       // kube's recordAuthorizationMetrics: allowed wins over an error, an error over deny and no-opinion.
@@ -91,17 +86,32 @@ export function withAuthorization(next: ServerHandler, deps: { authorizer: Autho
       }
     }
     if (decision.kind === 'allow') {
-      annotate(ctx, { [DECISION_ANNOTATION]: 'allow', [REASON_ANNOTATION]: decision.reason ?? '' });
-      await next(ctx);
-      return;
+      if (ctx.audit) annotate(ctx, { [DECISION_ANNOTATION]: 'allow', [REASON_ANNOTATION]: decision.reason ?? '' });
+      return next(ctx);
     }
     if (decision.error) {
       annotate(ctx, { [REASON_ANNOTATION]: 'internal error' });
       deps.log(`authorizer failed: ${decision.error}`);
       respondError(ctx, errors.internal(decision.error));
-      return;
+      return DONE;
     }
     annotate(ctx, { [DECISION_ANNOTATION]: 'forbid', [REASON_ANNOTATION]: decision.reason ?? '' });
     respondError(ctx, forbiddenError(attrs, decision.reason));
+    return DONE;
+  };
+  // Not async: a cached RBAC answer is synchronous, and the request goes on without a promise of its own.
+  return function authorization(ctx) {
+    const attrs = attributesOf(ctx);
+    const t0 = performance.now();
+    let decision: Decision | Promise<Decision>;
+    try {
+      decision = deps.authorizer.authorize(attrs);
+    } catch (err) {
+      return failed(ctx, t0, err);
+    }
+    if (decision instanceof Promise) return decision.then((d) => decided(ctx, attrs, t0, d), (err: unknown) => failed(ctx, t0, err));
+    return decided(ctx, attrs, t0, decision);
   };
 }
+
+const DONE: Promise<void> = Promise.resolve();

@@ -7,14 +7,15 @@ import { tooLarge } from '../body.ts';
 import type { ServerHandler } from './types.ts';
 
 export function withBodyLimit(next: ServerHandler, deps: { maxBodyBytes: number }): ServerHandler {
-  return async function bodyLimit(ctx) {
+  // Not async: it only hands on next's promise.
+  return function bodyLimit(ctx) {
     const cl = ctx.req.headers['content-length'];
     if (cl !== undefined && Number(cl) > deps.maxBodyBytes) {
       respondError(ctx, tooLarge(deps.maxBodyBytes));
       // Do not read the rest; let HTTP/1.1 close the connection instead of draining megabytes.
       if ('httpVersionMajor' in ctx.req && ctx.req.httpVersionMajor === 1) ctx.req.socket.destroySoon?.();
-      return;
+      return Promise.resolve();
     }
-    await next(ctx);
+    return next(ctx);
   };
 }

@@ -13,7 +13,7 @@ import { errors } from '../../machinery/errors.ts';
 import { respondError } from '../../endpoints/respond.ts';
 import type { Attributes, Authorizer } from '../../request/authorizer.ts';
 import { forbiddenError } from '../../authz/forbidden.ts';
-import type { ServerHandler } from './types.ts';
+import type { ServerContext, ServerHandler } from './types.ts';
 
 const USER = 'impersonate-user';
 const GROUP = 'impersonate-group';
@@ -113,12 +113,7 @@ function asksToImpersonate(headers: IncomingHttpHeaders): boolean {
 }
 
 export function withImpersonation(next: ServerHandler, deps: { authorizer: Authorizer }): ServerHandler {
-  return async function impersonation(ctx) {
-    // Almost no request impersonates: skip re-reading every raw header line unless one asks to.
-    if (!asksToImpersonate(ctx.req.headers)) {
-      await next(ctx);
-      return;
-    }
+  const impersonating = async (ctx: ServerContext): Promise<void> => {
     let pieces: Piece[];
     const headers = distinctHeaders(ctx.req.rawHeaders, ctx.req.headers);
     try {
@@ -180,5 +175,10 @@ export function withImpersonation(next: ServerHandler, deps: { authorizer: Autho
       if (h === USER || h === GROUP || h === UID || h.startsWith(EXTRA)) delete ctx.req.headers[h];
     }
     await next(ctx);
+  };
+  // Almost no request impersonates: skip re-reading every raw header line unless one asks to, and hand on
+  // next's promise without a frame of our own.
+  return function impersonation(ctx) {
+    return asksToImpersonate(ctx.req.headers) ? impersonating(ctx) : next(ctx);
   };
 }

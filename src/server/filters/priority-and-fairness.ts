@@ -44,7 +44,8 @@ export function withPriorityAndFairness(next: ServerHandler, deps: PriorityAndFa
     }
     // The wait is measured from the request's arrival, on the monotonic clock the queues use.
     const deadline = performance.now() + waitLimitMs - Math.max(0, Date.now() - ctx.startTime);
-    const d = fc.decide({ info, user: ctx.user }, ctx.query, deadline, ctx.signal);
+    // The signal is passed as a function: reading ctx.signal makes the request's AbortController.
+    const d = fc.decide({ info, user: ctx.user }, ctx.query, deadline, () => ctx.signal);
     const res = ctx.res;
     res.setHeader(PRIORITY_LEVEL_UID_HEADER, d.priorityLevelUid);
     res.setHeader(FLOW_SCHEMA_UID_HEADER, d.flowSchemaUid);

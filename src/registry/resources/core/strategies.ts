@@ -47,8 +47,8 @@ function setNameLabel(obj: KObject): void {
 /** Services: cluster IPs and node ports come from the REST wrapper's allocation (src/registry/services). */
 export const servicesStrategy = statusStrategy({
   status: true, initialStatus: () => ({ loadBalancer: {} }), allowCreateOnUpdate: true,
-  onCreate: (obj) => applyPendingAllocation(obj),
-  onUpdate: (obj) => applyPendingAllocation(obj),
+  onCreate: (obj, ctx) => applyPendingAllocation(obj, ctx),
+  onUpdate: (obj, _old, ctx) => applyPendingAllocation(obj, ctx),
 }, { defaults: d.serviceDefaults });
 export const endpointsStrategy = statusStrategy({ allowCreateOnUpdate: true }, { defaults: d.endpointsDefaults });
 export const eventsStrategy = statusStrategy({ allowCreateOnUpdate: true, gcPolicy: 'unsupported' });
