@@ -1,0 +1,105 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import type { RequestContext } from '../../request/context.ts';
+import type { CachedObject } from '../../storage/cacher/types.ts';
+import { STREAM_SLICE_BYTES, writeBody, writeChunks } from './encode.ts';
+import { jsonListBody, jsonListChunks } from './render.ts';
+
+/** A response that records each write and reports a full socket every `fullEvery` writes (then drains). */
+function fakeContext(fullEvery = 0) {
+  const res = new EventEmitter() as EventEmitter & Record<string, unknown>;
+  const writes: Buffer[] = [];
+  let ended: Buffer | undefined;
+  let status = 0;
+  let headers: Record<string, unknown> = {};
+  Object.assign(res, {
+    headersSent: false,
+    writeHead(code: number, h: Record<string, unknown>) {
+      status = code;
+      headers = h;
+      res['headersSent'] = true;
+    },
+    write(b: Uint8Array) {
+      writes.push(Buffer.from(b));
+      if (fullEvery && writes.length % fullEvery === 0) {
+        setImmediate(() => res.emit('drain'));
+        return false;
+      }
+      return true;
+    },
+    end(b?: Uint8Array) {
+      ended = b ? Buffer.from(b) : Buffer.alloc(0);
+    },
+  });
+  const ctx = {
+    res, req: { method: 'GET', headers: {} }, signal: new AbortController().signal, warnings: [], auditId: 'a',
+  } as unknown as RequestContext;
+  return {
+    ctx, writes,
+    body: () => Buffer.concat([...writes, ended ?? Buffer.alloc(0)]),
+    ended: () => ended !== undefined, status: () => status, headers: () => headers,
+  };
+}
+
+const cached = (i: number, pad = 100): CachedObject => ({
+  kv: {} as CachedObject['kv'], encoded: new Map(),
+  object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `cm-${i}`, namespace: 'ns' }, data: { v: 'x'.repeat(pad), s: '<&>' } },
+} as unknown as CachedObject);
+
+const head = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '7' } };
+
+void test('a streamed list body is byte-identical to the whole list, and its announced size is exact', async () => {
+  for (const n of [0, 1, 2, 700]) {
+    for (const typed of [true, false]) {
+      const items = Array.from({ length: n }, (_, i) => cached(i));
+      const whole = Buffer.concat(jsonListChunks(head, items, typed));
+      const body = await jsonListBody(head, Array.from({ length: n }, (_, i) => cached(i)), typed);
+      const streamed = Buffer.concat([...body.chunks]);
+      assert.equal(streamed.toString(), whole.toString(), `n=${n} typed=${typed}`);
+      assert.equal(body.total, streamed.byteLength, `n=${n} typed=${typed}`);
+      const parsed = JSON.parse(streamed.toString()) as { items: Record<string, unknown>[] };
+      assert.equal(parsed.items.length, n);
+      if (n) assert.equal(parsed.items[0]!['kind'], typed ? undefined : 'ConfigMap');
+    }
+  }
+});
+
+void test('a large body is written in slices of at most 64 KiB, other callbacks run between them, drain is awaited', async () => {
+  const f = fakeContext(3);
+  const items = Array.from({ length: 3000 }, (_, i) => cached(i, 300));
+  const body = await jsonListBody(head, items, true);
+  assert.ok(body.total > 10 * STREAM_SLICE_BYTES, `body of ${body.total} bytes`);
+  let ticks = 0;
+  const ticker = setInterval(() => ticks++, 0);
+  let writesAtFirstTick = -1;
+  const probe = setImmediate(() => (writesAtFirstTick = f.writes.length));
+  await writeBody(f.ctx, 200, 'application/json', body);
+  clearInterval(ticker);
+  clearImmediate(probe);
+  assert.ok(f.ended(), 'the response was ended');
+  assert.equal(f.headers()['Content-Length'], String(body.total));
+  const sent = f.body();
+  assert.equal(sent.byteLength, body.total);
+  assert.deepEqual(JSON.parse(sent.toString()), JSON.parse(Buffer.concat(jsonListChunks(head, items, true)).toString()));
+  assert.ok(f.writes.length >= Math.floor(body.total / STREAM_SLICE_BYTES), `${f.writes.length} writes`);
+  for (const w of f.writes) assert.ok(w.byteLength <= STREAM_SLICE_BYTES + 1024, `a write of ${w.byteLength} bytes`);
+  assert.ok(writesAtFirstTick >= 1 && writesAtFirstTick < f.writes.length, `an immediate scheduled before the body ran after ${writesAtFirstTick} of ${f.writes.length} writes`);
+  assert.ok(ticks > 0, 'timers ran while the body was written');
+});
+
+void test('a big body built whole is cut into slices without changing its bytes; small bodies are one write', async () => {
+  const big = Buffer.alloc(5 * STREAM_SLICE_BYTES + 123, 7);
+  big[big.length - 1] = 9;
+  const f = fakeContext();
+  await writeChunks(f.ctx, 200, 'application/yaml', [big]);
+  assert.ok(f.writes.length >= 5);
+  assert.ok(f.writes.every((w) => w.byteLength <= STREAM_SLICE_BYTES));
+  assert.ok(f.body().equals(big));
+
+  const small = fakeContext();
+  await writeChunks(small.ctx, 201, 'application/json', [Buffer.from('{"a":'), Buffer.from('1}\n')]);
+  assert.equal(small.writes.length, 0, 'one end() and no separate writes');
+  assert.equal(small.body().toString(), '{"a":1}\n');
+  assert.equal(small.status(), 201);
+});
