@@ -43,6 +43,9 @@ export interface OverloadOptions {
 export interface OverloadResult {
   /** Latencies (ms) of exempt requests: admin reads and probes. */
   readonly exemptMs: number[];
+  /** The same, split: system:masters reads, and /readyz + /livez. */
+  readonly adminMs: number[];
+  readonly probeMs: number[];
   readonly exemptStatuses: Record<string, number>;
   readonly probeStatuses: Record<string, number>;
   /** Successful lists per lister. */
@@ -182,17 +185,22 @@ export async function runOverload(o: OverloadOptions): Promise<OverloadResult> {
     const exemptStatuses: Record<string, number> = {};
     const probeStatuses: Record<string, number> = {};
     // Admin reads and probes in loops of their own, so that each is sampled however slow the other is.
-    const sampler = (call: (k: number) => Promise<ApfAnswer>, statuses: Record<string, number>) => (async () => {
+    const adminMs: number[] = [];
+    const probeMs: number[] = [];
+    const sampler = (call: (k: number) => Promise<ApfAnswer>, statuses: Record<string, number>, ms: number[]) => (async () => {
       for (let k = 0; live(); k++) {
         const r = await safe(call(k));
-        if (r) exemptMs.push(r.ms);
+        if (r) {
+          exemptMs.push(r.ms);
+          ms.push(r.ms);
+        }
         count(statuses, r?.status ?? 'error');
         await new Promise((res) => setTimeout(res, 20));
       }
     })();
     const exempt = [
-      sampler(() => admin.call('GET', '/api/v1/namespaces/default'), exemptStatuses),
-      sampler((k) => prober.call('GET', k % 2 ? '/readyz' : '/livez'), probeStatuses),
+      sampler(() => admin.call('GET', '/api/v1/namespaces/default'), exemptStatuses, adminMs),
+      sampler((k) => prober.call('GET', k % 2 ? '/readyz' : '/livez'), probeStatuses, probeMs),
     ];
     let load: LoadWorkerOutput;
     try {
@@ -203,7 +211,7 @@ export async function runOverload(o: OverloadOptions): Promise<OverloadResult> {
       await worker.terminate();
     }
     return {
-      exemptMs, exemptStatuses, probeStatuses, listsPerLister: load.listsPerLister, listerStatuses: load.listerStatuses,
+      exemptMs, adminMs, probeMs, exemptStatuses, probeStatuses, listsPerLister: load.listsPerLister, listerStatuses: load.listerStatuses,
       floodStatuses: load.floodStatuses, floodRetryAfter: load.floodRetryAfter, maxRssBytes: maxRss, startRssBytes: startRss, setupMs,
       listBytes: load.lastListBytes, loopDelayMaxMs: loop.max / 1e6, loopDelayP99Ms: loop.percentile(99) / 1e6,
     };
