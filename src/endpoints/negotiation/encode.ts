@@ -250,7 +250,9 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * next turn of the event loop, so other requests run between slices.
  */
 async function streamSlices(ctx: RequestContext, chunks: Iterable<Uint8Array>): Promise<void> {
-  const w = ctx.res as unknown as NodeJS.WritableStream;
+  const w = ctx.res as unknown as NodeJS.WritableStream & { destroyed?: boolean };
+  // A client that went away ends the stream (its signal may fire only later).
+  const gone = (): boolean => ctx.signal.aborted || w.destroyed === true;
   let batch: Uint8Array[] = [];
   let batchBytes = 0;
   const send = async (buf: Uint8Array): Promise<void> => {
@@ -265,10 +267,10 @@ async function streamSlices(ctx: RequestContext, chunks: Iterable<Uint8Array>): 
     await send(buf);
   };
   for (const c of chunks) {
-    if (ctx.signal.aborted) return;
+    if (gone()) return;
     if (c.byteLength >= STREAM_SLICE_BYTES) {
       await flush();
-      for (let off = 0; off < c.byteLength && !ctx.signal.aborted; off += STREAM_SLICE_BYTES) {
+      for (let off = 0; off < c.byteLength && !gone(); off += STREAM_SLICE_BYTES) {
         await send(c.subarray(off, Math.min(c.byteLength, off + STREAM_SLICE_BYTES)));
       }
       continue;
@@ -277,5 +279,5 @@ async function streamSlices(ctx: RequestContext, chunks: Iterable<Uint8Array>): 
     batchBytes += c.byteLength;
     if (batchBytes >= STREAM_SLICE_BYTES) await flush();
   }
-  if (!ctx.signal.aborted) await flush();
+  if (!gone()) await flush();
 }

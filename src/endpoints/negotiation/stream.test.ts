@@ -103,3 +103,17 @@ void test('a big body built whole is cut into slices without changing its bytes;
   assert.equal(small.body().toString(), '{"a":1}\n');
   assert.equal(small.status(), 201);
 });
+
+void test('a client that goes away mid-body stops the stream instead of writing the rest', async () => {
+  const f = fakeContext();
+  const res = f.ctx.res as unknown as Record<string, unknown>;
+  const write = res['write'] as (b: Uint8Array) => boolean;
+  res['write'] = (b: Uint8Array) => {
+    const ok = write(b);
+    if (f.writes.length === 2) res['destroyed'] = true;
+    return ok;
+  };
+  const body = await jsonListBody(head, Array.from({ length: 3000 }, (_, i) => cached(i, 300)), true);
+  await writeBody(f.ctx, 200, 'application/json', body);
+  assert.equal(f.writes.length, 2, 'no write after the socket was destroyed');
+});
