@@ -46,7 +46,8 @@ export async function startFlowControl(s: FlowControlSetup): Promise<RunningFlow
   });
   try {
     await controller.start();
-    if (s.resources) await controller.primeObjectCounts(s.resources());
+    // In the background, as kube's first poll: readiness does not wait for ~60 counts.
+    if (s.resources) void controller.primeObjectCounts(s.resources());
   } catch (err) {
     producer.stop();
     controller.stop();
