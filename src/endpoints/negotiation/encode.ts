@@ -7,10 +7,10 @@
  * - Cached objects: the compact encodings are kept in `CachedObject.encoded` by media type, so a revision is
  *   encoded once however many GETs, LISTs and watchers read it.
  * - gzip when the client accepts it and the body is over 128 KiB (kube's APIResponseCompression threshold).
- * - Bodies are written as a list of chunks (cached item encodings) in slices of at most 64 KiB, one slice per
- *   turn of the event loop, waiting for 'drain' when the socket is full: a 20k-item list never becomes one
- *   giant buffer, and its TLS encryption (synchronous in Node) never holds the loop for more than one slice,
- *   so probes and exempt requests are answered between the slices of every list being sent.
+ * - Bodies are written as a list of chunks (cached item encodings) in slices of at most 64 KiB, at most 512 KiB
+ *   per turn of the event loop, waiting for 'drain' when more than 1 MiB is queued: a 20k-item list never
+ *   becomes one giant buffer, and its TLS encryption (synchronous in Node) never holds the loop for more than a
+ *   few milliseconds, so probes and exempt requests are answered between the turns of every list being sent.
  */
 import { constants as zc, createGzip } from 'node:zlib';
 import { stringify as yamlStringify } from 'yaml';
@@ -27,6 +27,10 @@ export const GZIP_THRESHOLD_BYTES = 128 * 1024;
  * spot: 64 KiB is well under a millisecond of work, where a whole 20 MB list was hundreds of milliseconds.
  */
 export const STREAM_SLICE_BYTES = 64 * 1024;
+/** Bytes one response writes per turn of the event loop before it lets other requests run. */
+const TURN_BYTES = 512 * 1024;
+/** Unsent bytes a response may queue before it waits for the socket to drain. */
+const MAX_QUEUED_BYTES = 1024 * 1024;
 
 const GO_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
 
@@ -245,9 +249,9 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 /**
  * Hands `chunks` to the response in slices of about {@link STREAM_SLICE_BYTES}: small chunks (list items) are
- * joined, big ones (a body built whole) are cut without copying. After each slice the writer waits for
- * 'drain' when the socket is full (memory stays bounded by the socket's buffers, not the body), else for the
- * next turn of the event loop, so other requests run between slices.
+ * joined, big ones (a body built whole) are cut without copying. After {@link TURN_BYTES} the writer waits for
+ * the next turn of the event loop, so other requests run in between; with more than {@link MAX_QUEUED_BYTES}
+ * unsent it waits for 'drain' (memory stays bounded per response, not by the body).
  */
 async function streamSlices(ctx: RequestContext, chunks: Iterable<Uint8Array>): Promise<void> {
   const w = ctx.res as unknown as NodeJS.WritableStream & { destroyed?: boolean };
@@ -255,9 +259,16 @@ async function streamSlices(ctx: RequestContext, chunks: Iterable<Uint8Array>): 
   const gone = (): boolean => ctx.signal.aborted || w.destroyed === true;
   let batch: Uint8Array[] = [];
   let batchBytes = 0;
+  const out = w as unknown as { writableLength: number };
+  let turnBytes = 0;
   const send = async (buf: Uint8Array): Promise<void> => {
-    if (w.write(buf)) await nextTurn();
-    else await drain(ctx);
+    w.write(buf);
+    turnBytes += buf.byteLength;
+    // A few slices per turn keep a big list's throughput; a socket the client does not empty is waited for.
+    if (out.writableLength > MAX_QUEUED_BYTES) await drain(ctx);
+    else if (turnBytes >= TURN_BYTES) await nextTurn();
+    else return;
+    turnBytes = 0;
   };
   const flush = async (): Promise<void> => {
     if (!batch.length) return;

@@ -6,15 +6,21 @@ import type { CachedObject } from '../../storage/cacher/types.ts';
 import { STREAM_SLICE_BYTES, writeBody, writeChunks } from './encode.ts';
 import { jsonListBody, jsonListChunks } from './render.ts';
 
-/** A response that records each write and reports a full socket every `fullEvery` writes (then drains). */
-function fakeContext(fullEvery = 0) {
+/**
+ * A response that records each write. Its socket empties only when more than `drainAbove` bytes are queued,
+ * a few ms later with 'drain' (a slow client): a writer that ignores writableLength would queue everything.
+ */
+function fakeContext(drainAbove = Infinity) {
   const res = new EventEmitter() as EventEmitter & Record<string, unknown>;
   const writes: Buffer[] = [];
   let ended: Buffer | undefined;
   let status = 0;
   let headers: Record<string, unknown> = {};
+  let maxQueued = 0;
+  let drains = 0;
   Object.assign(res, {
     headersSent: false,
+    writableLength: 0,
     writeHead(code: number, h: Record<string, unknown>) {
       status = code;
       headers = h;
@@ -22,10 +28,18 @@ function fakeContext(fullEvery = 0) {
     },
     write(b: Uint8Array) {
       writes.push(Buffer.from(b));
-      if (fullEvery && writes.length % fullEvery === 0) {
-        setImmediate(() => res.emit('drain'));
+      const queued = (res['writableLength'] as number) + b.byteLength;
+      res['writableLength'] = queued;
+      maxQueued = Math.max(maxQueued, queued);
+      if (queued > drainAbove) {
+        setTimeout(() => {
+          res['writableLength'] = 0;
+          drains++;
+          res.emit('drain');
+        }, 2);
         return false;
       }
+      if (drainAbove === Infinity) res['writableLength'] = 0;
       return true;
     },
     end(b?: Uint8Array) {
@@ -39,6 +53,7 @@ function fakeContext(fullEvery = 0) {
     ctx, writes,
     body: () => Buffer.concat([...writes, ended ?? Buffer.alloc(0)]),
     ended: () => ended !== undefined, status: () => status, headers: () => headers,
+    maxQueued: () => maxQueued, drains: () => drains,
   };
 }
 
@@ -66,8 +81,8 @@ void test('a streamed list body is byte-identical to the whole list, and its ann
 });
 
 void test('a large body is written in slices of at most 64 KiB, other callbacks run between them, drain is awaited', async () => {
-  const f = fakeContext(3);
-  const items = Array.from({ length: 3000 }, (_, i) => cached(i, 300));
+  const f = fakeContext(1024 * 1024);
+  const items = Array.from({ length: 12_000 }, (_, i) => cached(i, 300));
   const body = await jsonListBody(head, items, true);
   assert.ok(body.total > 10 * STREAM_SLICE_BYTES, `body of ${body.total} bytes`);
   let ticks = 0;
@@ -86,6 +101,8 @@ void test('a large body is written in slices of at most 64 KiB, other callbacks 
   for (const w of f.writes) assert.ok(w.byteLength <= STREAM_SLICE_BYTES + 1024, `a write of ${w.byteLength} bytes`);
   assert.ok(writesAtFirstTick >= 1 && writesAtFirstTick < f.writes.length, `an immediate scheduled before the body ran after ${writesAtFirstTick} of ${f.writes.length} writes`);
   assert.ok(ticks > 0, 'timers ran while the body was written');
+  assert.ok(f.drains() > 0, 'the writer waited for drain');
+  assert.ok(f.maxQueued() <= 1024 * 1024 + STREAM_SLICE_BYTES, `${f.maxQueued()} bytes queued at once`);
 });
 
 void test('a big body built whole is cut into slices without changing its bytes; small bodies are one write', async () => {
