@@ -23,8 +23,9 @@ import { encodeCborValue } from './cbor.ts';
 
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 /**
- * Most bytes handed to the socket in one turn of the event loop. A write to a TLS socket encrypts on the
- * spot: 64 KiB is well under a millisecond of work, where a whole 20 MB list was hundreds of milliseconds.
+ * Most bytes handed to the socket in one write. A write to a TLS socket encrypts on the spot: 64 KiB is well
+ * under a millisecond of work, where a whole 20 MB list was hundreds of milliseconds. Bodies up to this size
+ * are written at once.
  */
 export const STREAM_SLICE_BYTES = 64 * 1024;
 /** Bytes one response writes per turn of the event loop before it lets other requests run. */

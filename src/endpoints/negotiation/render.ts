@@ -162,9 +162,9 @@ export async function jsonListBody(head: { kind: string; apiVersion: string; met
 const ENCODE_TURN_MS = 4;
 
 /**
- * Fills the items' cached encodings and sums their bytes, yielding to the event loop every few milliseconds: the first list of
- * 20k objects after a restart (or after they all changed) encodes each one, which is far too long for one
- * turn of the loop. Items already encoded cost a map lookup.
+ * Fills the items' cached encodings and sums their bytes, yielding to the event loop every few milliseconds:
+ * the first list of 20k objects after a restart (or after they all changed) encodes each one, which is far too
+ * long for one turn of the loop. Items already encoded cost a map lookup.
  */
 async function encodeItems(items: readonly CachedObject[], encode: (co: CachedObject) => { byteLength: number } | void): Promise<number> {
   let turn = performance.now();
