@@ -202,7 +202,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     tracePhase('admission ready');
     // API Priority and Fairness: the bootstrap configuration is in place and read before the first request.
     const apf = o.enablePriorityAndFairness
-      ? await startFlowControl({ registry, serverConcurrencyLimit: o.maxRequestsInflight + o.maxMutatingRequestsInflight, watchList: gates.enabled('WatchList'), log: o.log })
+      ? await startFlowControl({ registry, serverConcurrencyLimit: o.maxRequestsInflight + o.maxMutatingRequestsInflight, watchList: gates.enabled('WatchList'), log: o.log, resources: () => catalog.all() })
       : undefined;
     if (apf) cleanups.push(() => Promise.resolve(apf.stop()));
     tracePhase('flow control ready');

@@ -102,6 +102,7 @@ export class FlowController implements FlowControlStats {
   private readonly hashes = new Map<string, bigint>();
   private readonly watches = new WatchTracker();
   private readonly objectCounts: ObjectCounter;
+  private readonly countTracker: ObjectCountTracker | undefined;
   private readonly dropped = new DroppedRequestsTracker();
   private readonly perSchema = new Map<string, { flowSchema: string; priorityLevel: string; dispatched: number; rejected: Record<RejectReason, number> }>();
   /** Dangling conditions being written, so a write is not repeated while in flight. */
@@ -109,8 +110,18 @@ export class FlowController implements FlowControlStats {
 
   constructor(private readonly opts: FlowControllerOptions) {
     const tracker = opts.countObjects ? new ObjectCountTracker(opts.countObjects) : undefined;
+    this.countTracker = tracker;
     this.objectCounts = tracker ? (info) => tracker.get(info) : () => undefined;
     this.digest([], []);
+  }
+
+  /** Counts the stored objects of these resources, so that their first LISTs are estimated by size. */
+  async primeObjectCounts(resources: Iterable<{ group: string; version: string; resource: string }>): Promise<void> {
+    const infos: RequestInfo[] = [];
+    for (const r of resources) {
+      infos.push({ isResourceRequest: true, path: '', verb: 'list', apiPrefix: r.group ? 'apis' : 'api', apiGroup: r.group, apiVersion: r.version, namespace: '', resource: r.resource, subresource: '', name: '', parts: [] });
+    }
+    await this.countTracker?.prime(infos);
   }
 
   /** Reads the configuration (resolves once both informers listed) and starts the borrowing timer. */

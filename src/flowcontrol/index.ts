@@ -16,6 +16,8 @@ export interface FlowControlSetup {
   readonly serverConcurrencyLimit: number;
   readonly watchList?: boolean;
   readonly log?: Logger;
+  /** The served resources, whose object counts are taken before the first request (LIST work estimates). */
+  readonly resources?: () => Iterable<{ group: string; version: string; resource: string }>;
   /** How often the bootstrap objects are checked (kube: one minute). */
   readonly ensureIntervalMs?: number;
 }
@@ -44,6 +46,8 @@ export async function startFlowControl(s: FlowControlSetup): Promise<RunningFlow
   });
   try {
     await controller.start();
+    // In the background, as kube's first poll: readiness does not wait for ~60 counts.
+    if (s.resources) void controller.primeObjectCounts(s.resources());
   } catch (err) {
     producer.stop();
     controller.stop();

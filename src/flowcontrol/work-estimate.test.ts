@@ -70,3 +70,18 @@ void test('object counts are learnt in the background and refreshed when stale',
   await new Promise((r) => setImmediate(r));
   assert.equal(t.get(info('list', 'pods')), 200);
 });
+
+void test('primed counts are known for the first request, so a first big LIST is not estimated at one seat', async () => {
+  const counted: string[] = [];
+  const t = new ObjectCountTracker(async (i) => {
+    counted.push(i.resource);
+    return i.resource === 'configmaps' ? 20_000 : undefined;
+  }, 60_000, () => 0);
+  await t.prime([info('list', 'configmaps'), info('list', 'pods')]);
+  assert.deepEqual(counted.sort(), ['configmaps', 'pods']);
+  assert.equal(t.get(info('list', 'configmaps')), 20_000);
+  assert.equal(t.get(info('list', 'pods')), undefined, 'a resource the counter cannot count stays unknown');
+  const deps: EstimatorDeps = { objectCount: (i) => t.get(i), watchCount: () => 0 };
+  assert.equal(estimateWork(info('list', 'configmaps'), new URLSearchParams(), 10, deps).initialSeats, 10);
+  assert.equal(counted.length, 2, 'fresh counts are not asked for again');
+});

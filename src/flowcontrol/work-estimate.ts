@@ -130,19 +130,40 @@ export class ObjectCountTracker {
   constructor(private readonly count: (info: RequestInfo) => Promise<number | undefined>, private readonly staleMs = 60_000, private readonly now = () => Date.now()) {}
 
   get(info: RequestInfo): number | undefined {
+    const e = this.entry(info);
+    if (!e.refreshing && this.now() - e.at >= this.staleMs) void this.refresh(info, e);
+    return e.n >= 0 ? e.n : undefined;
+  }
+
+  /**
+   * Counts these resources now. kube's storage polls every resource's count from the start, so a LIST is
+   * never estimated at one seat merely because it is the first since the server started.
+   */
+  async prime(infos: Iterable<RequestInfo>): Promise<void> {
+    const counting: Promise<void>[] = [];
+    for (const info of infos) {
+      const e = this.entry(info);
+      if (!e.refreshing) counting.push(this.refresh(info, e));
+    }
+    await Promise.all(counting);
+  }
+
+  private entry(info: RequestInfo): { n: number; at: number; refreshing: boolean } {
     const key = `${info.apiGroup}/${info.resource}`;
     let e = this.counts.get(key);
     if (!e) this.counts.set(key, (e = { n: -1, at: -Infinity, refreshing: false }));
-    if (!e.refreshing && this.now() - e.at >= this.staleMs) {
-      const entry = e;
-      entry.refreshing = true;
-      this.count(info).then((n) => {
-        entry.n = n ?? -1;
-      }, () => {}).finally(() => {
-        entry.at = this.now();
-        entry.refreshing = false;
-      });
+    return e;
+  }
+
+  private async refresh(info: RequestInfo, entry: { n: number; at: number; refreshing: boolean }): Promise<void> {
+    entry.refreshing = true;
+    try {
+      entry.n = (await this.count(info)) ?? -1;
+    } catch {
+      // Unknown until the next try; estimated at the minimum meanwhile, as kube does.
+    } finally {
+      entry.at = this.now();
+      entry.refreshing = false;
     }
-    return e.n >= 0 ? e.n : undefined;
   }
 }

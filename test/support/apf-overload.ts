@@ -1,17 +1,25 @@
 /**
  * The priority-and-fairness overload scenario, shared by test/api/apf-overload.test.ts and bench/apf.ts: a
- * real server (memory store unless asked otherwise) with `objects` ConfigMaps; `listers` users re-list
- * them in a loop, one user floods creates with `floodConcurrency` requests in flight, and exempt traffic
- * (system:masters reads, /readyz and /livez) is timed throughout. Everything stops after `durationMs`.
+ * real server (memory store unless asked otherwise) with `objects` ConfigMaps of `objectBytes` data each;
+ * `listers` users re-list them in a loop, one user floods creates with `floodConcurrency` requests in flight,
+ * and exempt traffic (system:masters reads, /readyz and /livez) is timed throughout. Everything stops after
+ * `durationMs`. The listers and the flooder run in a worker thread (test/support/apf-load-worker.ts), the
+ * server and the exempt samplers on this thread, whose event-loop delay is recorded.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer } from './server.ts';
 import { apfCaller, type ApfAnswer, type ApfCaller } from './apf-client.ts';
+import type { LoadWorkerInput, LoadWorkerOutput } from './apf-load-worker.ts';
+import { openStore } from '../../src/storage/factory.ts';
 
 export interface OverloadOptions {
   readonly objects: number;
+  /** Bytes of data in each listed ConfigMap (default 200). */
+  readonly objectBytes?: number;
   readonly listers: number;
   readonly floodConcurrency: number;
   readonly durationMs: number;
@@ -35,6 +43,9 @@ export interface OverloadOptions {
 export interface OverloadResult {
   /** Latencies (ms) of exempt requests: admin reads and probes. */
   readonly exemptMs: number[];
+  /** The same, split: system:masters reads, and /readyz + /livez. */
+  readonly adminMs: number[];
+  readonly probeMs: number[];
   readonly exemptStatuses: Record<string, number>;
   readonly probeStatuses: Record<string, number>;
   /** Successful lists per lister. */
@@ -46,6 +57,30 @@ export interface OverloadResult {
   readonly maxRssBytes: number;
   readonly startRssBytes: number;
   readonly setupMs: number;
+  /** Bytes of the last whole list a lister received. */
+  readonly listBytes: number;
+  /** The server thread's event-loop delay during the load (ms). */
+  readonly loopDelayMaxMs: number;
+  readonly loopDelayP99Ms: number;
+}
+
+/** Writes `n` ConfigMaps `cm-<i>` of namespace `load` straight into a new sqlite store, as the registry stores them. */
+async function preload(dataDir: string, n: number, pad: string): Promise<number> {
+  const store = await openStore({ kind: 'sqlite', dataDir, keyPrefix: '/registry/' });
+  try {
+    const created = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < n; i++) {
+      const obj = { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `cm-${i}`, namespace: 'load', uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, creationTimestamp: created, labels: { app: 'load' } }, data: { v: pad } };
+      writes.push(store.create(`/registry/configmaps/load/cm-${i}`, Buffer.from(JSON.stringify(obj))));
+      // Bounded: the store batches what is pending into one commit.
+      if (writes.length >= 4096) await Promise.all(writes.splice(0));
+    }
+    await Promise.all(writes);
+  } finally {
+    await store.close();
+  }
+  return n;
 }
 
 export function percentile(values: readonly number[], p: number): number {
@@ -62,9 +97,15 @@ export async function runOverload(o: OverloadOptions): Promise<OverloadResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'keelson-apf-overload-'));
   const users = ['flooder', 'prober', ...Array.from({ length: o.listers }, (_, i) => `lister-${i}`)];
   const tokens = path.join(dir, 'tokens.csv');
+  const dataDir = path.join(dir, 'data');
+  const pad = 'x'.repeat(o.objectBytes ?? 200);
+  const t0 = performance.now();
+  // On sqlite the listed objects are written to the database before the server opens it: 20k creates
+  // through the API would take minutes on a loaded machine, and creating them is not what is measured.
+  const preloaded = (o.storage ?? 'memory') === 'sqlite' ? await preload(dataDir, o.objects, pad) : 0;
   writeFileSync(tokens, users.map((u) => `${u}-token,${u},uid-${u}`).join('\n') + '\n');
   const srv = await startTestServer({
-    storage: o.storage ?? 'memory', dataDir: path.join(dir, 'data'), tokenAuthFile: tokens, authorizationMode: ['AlwaysAllow'],
+    storage: o.storage ?? 'memory', dataDir, tokenAuthFile: tokens, authorizationMode: ['AlwaysAllow'],
     ...(o.requestTimeoutMs ? { requestTimeoutMs: o.requestTimeoutMs } : {}),
     maxRequestsInflight: o.maxRequestsInflight ?? 400, maxMutatingRequestsInflight: o.maxMutatingRequestsInflight ?? 200,
   });
@@ -79,15 +120,16 @@ export async function runOverload(o: OverloadOptions): Promise<OverloadResult> {
   const admin = apfCaller(srv.url, srv.caPem, { certPem: pem('client-certificate-data'), keyPem: pem('client-key-data') }, 256);
   callers.push(admin);
   try {
-    const t0 = performance.now();
     for (const ns of ['load', 'flood']) await admin.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-    const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'load' } }, data: { v: 'x'.repeat(200) } });
-    for (let i = 0; i < o.objects; i += 200) {
-      const batch = Array.from({ length: Math.min(200, o.objects - i) }, (_, k) => admin.call('POST', '/api/v1/namespaces/load/configmaps', cm(`cm-${i + k}`)));
-      const answers = await Promise.all(batch);
-      const bad = answers.find((a) => a.status !== 201);
-      if (bad) throw new Error(`setup create failed: ${bad.status} ${bad.text.slice(0, 200)}`);
-    }
+    const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'load' } }, data: { v: pad } });
+    // A window of creates in flight rather than batches: the store's group commit and the sockets stay busy.
+    let next = preloaded;
+    await Promise.all(Array.from({ length: Math.min(128, o.objects) }, async () => {
+      while (next < o.objects) {
+        const a = await admin.call('POST', '/api/v1/namespaces/load/configmaps', cm(`cm-${next++}`));
+        if (a.status !== 201) throw new Error(`setup create failed: ${a.status} ${a.text.slice(0, 200)}`);
+      }
+    }));
     const safe = async (p: Promise<ApfAnswer>): Promise<ApfAnswer | undefined> => {
       try {
         return await p;
@@ -112,64 +154,67 @@ export async function runOverload(o: OverloadOptions): Promise<OverloadResult> {
     const setupMs = performance.now() - t0;
     o.log?.(`overload: ${o.objects} objects created in ${(setupMs / 1000).toFixed(1)} s`);
 
-    // Open every connection first: a storm of TLS handshakes (client and server share this process) would
-    // otherwise be measured instead of the server's scheduling.
-    const flooder = caller('flooder', o.floodConcurrency);
-    const listerCallers = Array.from({ length: o.listers }, (_, i) => caller(`lister-${i}`, 1));
+    // Open every connection first: a storm of TLS handshakes is not what is measured.
     const prober = caller('prober', 2);
-    await Promise.all([
-      ...Array.from({ length: o.floodConcurrency }, () => safe(flooder.call('GET', '/version'))),
-      ...listerCallers.map((c) => safe(c.call('GET', '/version'))),
-      safe(prober.call('GET', '/version')), safe(admin.call('GET', '/version')),
-    ]);
+    await Promise.all([safe(prober.call('GET', '/version')), safe(admin.call('GET', '/version'))]);
+    const input: LoadWorkerInput = {
+      url: srv.url, caPem: srv.caPem, listers: o.listers, floodConcurrency: o.floodConcurrency, durationMs: o.durationMs,
+      floodBodyBytes: o.floodBodyBytes ?? 200, listPath: '/api/v1/namespaces/load/configmaps',
+    };
+    // A worker does not inherit the tsx loader: it registers it, then imports the TypeScript module.
+    const boot = `require(${JSON.stringify(new URL(import.meta.resolve('tsx/esm/api')).pathname)}).register(); import(${JSON.stringify(new URL('./apf-load-worker.ts', import.meta.url).href)});`;
+    const worker = new Worker(boot, { eval: true, workerData: input });
+    const loadDone = new Promise<LoadWorkerOutput>((resolve, reject) => {
+      worker.on('message', (m: { out?: LoadWorkerOutput; error?: string }) => {
+        if (m.out) resolve(m.out);
+        else if (m.error) reject(new Error(m.error));
+      });
+      worker.on('error', reject);
+      worker.on('exit', (code) => reject(new Error(`load worker exited with ${code}`)));
+    });
+    loadDone.catch(() => {}); // awaited below; a failure before then must not be an unhandled rejection
+    await Promise.race([new Promise<void>((resolve) => worker.once('message', () => resolve())), loadDone]);
     const startRss = process.memoryUsage().rss;
     let maxRss = startRss;
     const rssTimer = setInterval(() => (maxRss = Math.max(maxRss, process.memoryUsage().rss)), 250);
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     const end = performance.now() + o.durationMs;
     const live = () => performance.now() < end;
     const exemptMs: number[] = [];
     const exemptStatuses: Record<string, number> = {};
     const probeStatuses: Record<string, number> = {};
-    const listerStatuses: Record<string, number> = {};
-    const floodStatuses: Record<string, number> = {};
-    const listsPerLister = Array.from({ length: o.listers }, () => 0);
-    let floodRetryAfter = 0;
-
-    const listers = Array.from({ length: o.listers }, async (_, i) => {
-      const c = listerCallers[i]!;
-      while (live()) {
-        const r = await safe(c.call('GET', '/api/v1/namespaces/load/configmaps'));
-        count(listerStatuses, r?.status ?? 'error');
-        if (r?.status === 200) listsPerLister[i]!++;
-        else if (r?.status === 429) await new Promise((res) => setTimeout(res, 100));
-      }
-    });
-    let seq = 0;
-    const pad = 'y'.repeat(o.floodBodyBytes ?? 200);
-    const floodCm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: pad } });
-    const floods = Array.from({ length: o.floodConcurrency }, async () => {
-      while (live()) {
-        const r = await safe(flooder.call('POST', '/api/v1/namespaces/flood/configmaps', floodCm(`f-${seq++}`)));
-        count(floodStatuses, r?.status ?? 'error');
-        if (r?.status === 429 && /^\d+$/.test(String(r.headers['retry-after']))) floodRetryAfter++;
-      }
-    });
     // Admin reads and probes in loops of their own, so that each is sampled however slow the other is.
-    const sampler = (call: (k: number) => Promise<ApfAnswer>, statuses: Record<string, number>) => (async () => {
+    const adminMs: number[] = [];
+    const probeMs: number[] = [];
+    const sampler = (call: (k: number) => Promise<ApfAnswer>, statuses: Record<string, number>, ms: number[]) => (async () => {
       for (let k = 0; live(); k++) {
         const r = await safe(call(k));
-        if (r) exemptMs.push(r.ms);
+        if (r) {
+          exemptMs.push(r.ms);
+          ms.push(r.ms);
+        }
         count(statuses, r?.status ?? 'error');
         await new Promise((res) => setTimeout(res, 20));
       }
     })();
     const exempt = [
-      sampler(() => admin.call('GET', '/api/v1/namespaces/default'), exemptStatuses),
-      sampler((k) => prober.call('GET', k % 2 ? '/readyz' : '/livez'), probeStatuses),
+      sampler(() => admin.call('GET', '/api/v1/namespaces/default'), exemptStatuses, adminMs),
+      sampler((k) => prober.call('GET', k % 2 ? '/readyz' : '/livez'), probeStatuses, probeMs),
     ];
-    await Promise.all([...listers, ...floods, ...exempt]);
-    clearInterval(rssTimer);
-    return { exemptMs, exemptStatuses, probeStatuses, listsPerLister, listerStatuses, floodStatuses, floodRetryAfter, maxRssBytes: maxRss, startRssBytes: startRss, setupMs };
+    let load: LoadWorkerOutput;
+    try {
+      [load] = await Promise.all([loadDone, ...exempt]);
+    } finally {
+      clearInterval(rssTimer);
+      loop.disable();
+      await worker.terminate();
+    }
+    return {
+      exemptMs, adminMs, probeMs, exemptStatuses, probeStatuses, listsPerLister: load.listsPerLister, listerStatuses: load.listerStatuses,
+      floodStatuses: load.floodStatuses, floodRetryAfter: load.floodRetryAfter, maxRssBytes: maxRss, startRssBytes: startRss, setupMs,
+      listBytes: load.lastListBytes, loopDelayMaxMs: loop.max / 1e6, loopDelayP99Ms: loop.percentile(99) / 1e6,
+    };
   } finally {
     for (const c of callers) c.close();
     await srv.stop();

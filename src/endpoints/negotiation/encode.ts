@@ -7,8 +7,10 @@
  * - Cached objects: the compact encodings are kept in `CachedObject.encoded` by media type, so a revision is
  *   encoded once however many GETs, LISTs and watchers read it.
  * - gzip when the client accepts it and the body is over 128 KiB (kube's APIResponseCompression threshold).
- * - Bodies are written as a list of chunks (cached item encodings), batched, honouring backpressure: a
- *   10k-item list never becomes one giant string.
+ * - Bodies are written as a list of chunks (cached item encodings) in slices of at most 64 KiB, at most 512 KiB
+ *   per turn of the event loop, waiting for 'drain' when more than 1 MiB is queued: a 20k-item list never
+ *   becomes one giant buffer, and its TLS encryption (synchronous in Node) never holds the loop for more than a
+ *   few milliseconds, so probes and exempt requests are answered between the turns of every list being sent.
  */
 import { constants as zc, createGzip } from 'node:zlib';
 import { stringify as yamlStringify } from 'yaml';
@@ -20,10 +22,16 @@ import { encodeProtobufValue } from './protobuf.ts';
 import { encodeCborValue } from './cbor.ts';
 
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
-/** Size of the batches handed to the socket when streaming chunk lists. */
-const WRITE_BATCH_BYTES = 1024 * 1024;
-/** Unsent bytes a response may queue before the writer waits for the socket to drain. */
-const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+/**
+ * Most bytes handed to the socket in one write. A write to a TLS socket encrypts on the spot: 64 KiB is well
+ * under a millisecond of work, where a whole 20 MB list was hundreds of milliseconds. Bodies up to this size
+ * are written at once.
+ */
+export const STREAM_SLICE_BYTES = 64 * 1024;
+/** Bytes one response writes per turn of the event loop before it lets other requests run. */
+const TURN_BYTES = 512 * 1024;
+/** Unsent bytes a response may queue before it waits for the socket to drain. */
+const MAX_QUEUED_BYTES = 1024 * 1024;
 
 const GO_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
 
@@ -166,19 +174,32 @@ async function drain(ctx: RequestContext): Promise<void> {
   });
 }
 
+/** A body whose size is known before its bytes exist: `chunks` may be produced while the body is sent. */
+export interface SizedBody {
+  readonly total: number;
+  readonly chunks: Iterable<Uint8Array>;
+}
+
 /**
  * Writes a response made of chunks (total size known up front). Compresses with gzip (level 1, as kube)
  * when accepted and over the threshold. Resolves when everything was handed to the socket.
  */
 export async function writeChunks(ctx: RequestContext, code: number, contentType: string,
   chunks: readonly Uint8Array[], headers: Record<string, string> = {}): Promise<void> {
+  let total = 0;
+  for (const c of chunks) total += c.byteLength;
+  await writeBody(ctx, code, contentType, { total, chunks }, headers);
+}
+
+/** {@link writeChunks} for a body whose chunks are produced as they are sent (a large list). */
+export async function writeBody(ctx: RequestContext, code: number, contentType: string,
+  body: SizedBody, headers: Record<string, string> = {}): Promise<void> {
   const res = ctx.res;
   if (res.headersSent) {
     res.end();
     return;
   }
-  let total = 0;
-  for (const c of chunks) total += c.byteLength;
+  const { total, chunks } = body;
   const h = baseHeaders(ctx, contentType, headers);
   const head = ctx.req.method === 'HEAD';
   if (!head && total > GZIP_THRESHOLD_BYTES && ctx.responseCompression !== false && acceptsGzip(ctx)) {
@@ -215,27 +236,60 @@ export async function writeChunks(ctx: RequestContext, code: number, contentType
     res.end();
     return;
   }
-  if (chunks.length === 1) {
-    (res as unknown as { end(b: Uint8Array): void }).end(chunks[0] as Uint8Array);
+  if (total <= STREAM_SLICE_BYTES) {
+    // Small bodies (nearly every answer) go out in one write without yielding.
+    const all = Array.isArray(chunks) ? (chunks as readonly Uint8Array[]) : [...chunks];
+    (res as unknown as { end(b: Uint8Array): void }).end(all.length === 1 ? all[0]! : Buffer.concat(all, total));
     return;
   }
+  await streamSlices(ctx, chunks);
+  res.end();
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Hands `chunks` to the response in slices of about {@link STREAM_SLICE_BYTES}: small chunks (list items) are
+ * joined, big ones (a body built whole) are cut without copying. After {@link TURN_BYTES} the writer waits for
+ * the next turn of the event loop, so other requests run in between; with more than {@link MAX_QUEUED_BYTES}
+ * unsent it waits for 'drain' (memory stays bounded per response, not by the body).
+ */
+async function streamSlices(ctx: RequestContext, chunks: Iterable<Uint8Array>): Promise<void> {
+  const w = ctx.res as unknown as NodeJS.WritableStream & { destroyed?: boolean };
+  // A client that went away ends the stream (its signal may fire only later).
+  const gone = (): boolean => ctx.signal.aborted || w.destroyed === true;
   let batch: Uint8Array[] = [];
   let batchBytes = 0;
-  const flush = async () => {
+  const out = w as unknown as { writableLength: number };
+  let turnBytes = 0;
+  const send = async (buf: Uint8Array): Promise<void> => {
+    w.write(buf);
+    turnBytes += buf.byteLength;
+    // A few slices per turn keep a big list's throughput; a socket the client does not empty is waited for.
+    if (out.writableLength > MAX_QUEUED_BYTES) await drain(ctx);
+    else if (turnBytes >= TURN_BYTES) await nextTurn();
+    else return;
+    turnBytes = 0;
+  };
+  const flush = async (): Promise<void> => {
     if (!batch.length) return;
-    const buf = batch.length === 1 ? (batch[0] as Uint8Array) : Buffer.concat(batch, batchBytes);
+    const buf = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchBytes);
     batch = [];
     batchBytes = 0;
-    const w = res as unknown as NodeJS.WritableStream & { writableLength: number };
-    // Waiting for 'drain' after every batch costs a round trip each; only a real backlog is worth it.
-    if (!w.write(buf) && w.writableLength > MAX_QUEUED_BYTES) await drain(ctx);
+    await send(buf);
   };
   for (const c of chunks) {
-    if (ctx.signal.aborted) break;
+    if (gone()) return;
+    if (c.byteLength >= STREAM_SLICE_BYTES) {
+      await flush();
+      for (let off = 0; off < c.byteLength && !gone(); off += STREAM_SLICE_BYTES) {
+        await send(c.subarray(off, Math.min(c.byteLength, off + STREAM_SLICE_BYTES)));
+      }
+      continue;
+    }
     batch.push(c);
     batchBytes += c.byteLength;
-    if (batchBytes >= WRITE_BATCH_BYTES) await flush();
+    if (batchBytes >= STREAM_SLICE_BYTES) await flush();
   }
-  await flush();
-  res.end();
+  if (!gone()) await flush();
 }

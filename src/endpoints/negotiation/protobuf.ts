@@ -103,6 +103,12 @@ export function cachedProtobufRaw(co: CachedObject, spec: MessageSpec): Uint8Arr
   return b;
 }
 
+/** Fills one list item's cached raw message (nothing when the kind has no schema). */
+export function encodeProtobufItem(apiVersion: string, kind: string, co: CachedObject): void {
+  const spec = protobufMessageFor(apiVersion, kind);
+  if (spec) cachedProtobufRaw(co, spec);
+}
+
 /**
  * A protobuf list response as chunks: the envelope and list framing around each item's cached raw message,
  * so a large list is neither re-encoded nor copied into one buffer. Undefined when the kind has no schema.

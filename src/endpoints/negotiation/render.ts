@@ -11,8 +11,8 @@ import type { RequestContext } from '../../request/context.ts';
 import type { CachedObject } from '../../storage/cacher/types.ts';
 import { parseIncludeObject, wantsPretty } from '../params.ts';
 import { negotiateOrThrow, type Negotiated, type NegotiateOptions } from './accept.ts';
-import { cachedBody, cachedItemRest, cachedJson, encodeAs, withoutTypeMeta, writeChunks } from './encode.ts';
-import { canEncodeProtobuf, protobufListChunks } from './protobuf.ts';
+import { cachedBody, cachedItemRest, cachedJson, encodeAs, withoutTypeMeta, writeBody, writeChunks, type SizedBody } from './encode.ts';
+import { canEncodeProtobuf, encodeProtobufItem, protobufListChunks } from './protobuf.ts';
 import { partialListOfObjectError, partialObjectMetadata, partialObjectMetadataList, partialOfListError } from './partial.ts';
 import { listMetaOf } from './partial.ts';
 import { listToTable, objectToTable, type IncludeObject } from './table.ts';
@@ -114,21 +114,69 @@ export async function respondList(ctx: RequestContext, scope: RenderScope, rep: 
     return;
   }
   const head = { kind: scope.def.listKind, apiVersion: scope.apiVersion, metadata: meta };
+  const typed = scope.protobuf === true;
   if (type === 'application/vnd.kubernetes.protobuf') {
+    await encodeItems(result.items, (co) => encodeProtobufItem(scope.apiVersion, scope.kind, co));
     const chunks = protobufListChunks(scope.apiVersion, scope.kind, scope.def.listKind, meta, result.items);
     if (chunks) {
       await writeChunks(ctx, 200, type, chunks);
       return;
     }
   }
-  const typed = scope.protobuf === true;
   if (type !== 'application/json' || rep.pretty) {
     // YAML, pretty JSON and protobuf are built whole (protobuf needs the list message's length up front).
     const items = result.items.map((i) => (typed ? withoutTypeMeta(i.object) : i.object));
     await writeChunks(ctx, 200, type, [encodeAs(type, { ...head, items }, rep.pretty)]);
     return;
   }
-  await writeChunks(ctx, 200, type, jsonListChunks(head, result.items, typed));
+  await writeBody(ctx, 200, type, await jsonListBody(head, result.items, typed));
+}
+
+/**
+ * {@link jsonListChunks} as a body streamed while it is sent: the items are encoded (or their cached bytes
+ * measured) first, yielding between turns, and the chunks are produced slice by slice by the writer, so
+ * no turn of the event loop walks all 20k items of a big list.
+ */
+export async function jsonListBody(head: { kind: string; apiVersion: string; metadata: ListMeta }, items: readonly CachedObject[], typed: boolean): Promise<SizedBody> {
+  const open = JSON.stringify(head);
+  const start = Buffer.from(`${open.slice(0, -1)},"items":[`);
+  const end = Buffer.from(']}\n');
+  const encoded = await encodeItems(items, typed ? cachedItemRest : cachedJson);
+  // Each item is preceded by a comma (but the first) and, typed, by the `{` its cached rest lacks.
+  const total = start.byteLength + encoded + Math.max(0, items.length - 1) + (typed ? items.length : 0) + end.byteLength;
+  function* chunks(): Generator<Uint8Array> {
+    yield start;
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) yield COMMA;
+      if (typed) {
+        yield OPEN;
+        yield cachedItemRest(items[i]!);
+      } else yield cachedJson(items[i]!);
+    }
+    yield end;
+  }
+  return { total, chunks: chunks() };
+}
+
+/** Synchronous work a list's item encoding may do before it lets other requests run. */
+const ENCODE_TURN_MS = 4;
+
+/**
+ * Fills the items' cached encodings and sums their bytes, yielding to the event loop every few milliseconds:
+ * the first list of 20k objects after a restart (or after they all changed) encodes each one, which is far too
+ * long for one turn of the loop. Items already encoded cost a map lookup.
+ */
+async function encodeItems(items: readonly CachedObject[], encode: (co: CachedObject) => { byteLength: number } | void): Promise<number> {
+  let turn = performance.now();
+  let bytes = 0;
+  for (let i = 0; i < items.length; i++) {
+    bytes += encode(items[i]!)?.byteLength ?? 0;
+    if ((i & 63) === 63 && performance.now() - turn > ENCODE_TURN_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      turn = performance.now();
+    }
+  }
+  return bytes;
 }
 
 /**
