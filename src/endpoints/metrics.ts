@@ -14,6 +14,7 @@ import { respondBytes } from '../request/respond.ts';
 import { MetricsRegistry, exponentialBuckets } from '../machinery/metrics/registry.ts';
 import type { CounterCell, CounterVec, HistogramCell, HistogramVec } from '../machinery/metrics/series.ts';
 import type { StorageMetricsSink } from '../storage/metrics.ts';
+import type { ListCost } from '../storage/interface.ts';
 import type { AdmissionMetricsSink } from '../admission/chain.ts';
 import { KUBE_VERSION } from './version.ts';
 
@@ -99,6 +100,12 @@ export interface MetricsOptions {
 
 type R<L extends string> = Record<L, string>;
 
+/** The store's physical size and, for etcd, the endpoint that answered (the hidden per-endpoint family). */
+export interface StorageSize {
+  readonly bytes: number;
+  readonly endpoint?: string;
+}
+
 /** The series one kind of finished request bumps (one label tuple), resolved once and kept. */
 interface RequestCells {
   readonly total: CounterCell;
@@ -144,6 +151,8 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
   readonly #storageSize: Gauge<'storage_cluster_id'>;
   readonly #storageLists: Counter<'resource'>;
   readonly #storageFetched: Counter<'resource'>;
+  readonly #storageEvaluated: Counter<'resource'>;
+  readonly #storageReturned: Counter<'resource'>;
   readonly #storageEvents: Counter<'resource'>;
   readonly #now: () => number;
   /** Request cells by label tuple: the hot path builds one string and does one lookup. */
@@ -151,7 +160,7 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
   /** Observing a hidden family costs a hash per request for nothing. */
   readonly #sloShown: boolean;
   #countObjects?: () => Promise<ReadonlyMap<string, number>>;
-  #storageBytes?: () => Promise<number | undefined>;
+  #storageBytes?: () => Promise<StorageSize | undefined>;
 
   constructor(opts: MetricsOptions = {}) {
     const reg = new MetricsRegistry({ currentVersion: { major: Number(KUBE_VERSION.major), minor: Number(KUBE_VERSION.minor) }, showHiddenForVersion: opts.showHiddenForVersion });
@@ -242,16 +251,35 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
         for (const [resource, n] of await self.#countObjects()) this.set({ resource }, n);
       },
     });
+    // kube's storage monitor: one cluster (etcd-0), its size asked at scrape time (etcd's Status dbSize).
+    let sizeAtScrape: Promise<StorageSize | undefined> | undefined;
+    const storageSize = (): Promise<StorageSize | undefined> => {
+      sizeAtScrape ??= (self.#storageBytes?.() ?? Promise.resolve(undefined)).catch(() => undefined).finally(() => {
+        sizeAtScrape = undefined;
+      });
+      return sizeAtScrape;
+    };
     this.#storageSize = reg.gauge({
       name: 'apiserver_storage_size_bytes', stabilityLevel: 'STABLE', labelNames: ['storage_cluster_id'],
       help: 'Size of the storage database file physically allocated in bytes.',
       async collect(this: Gauge<'storage_cluster_id'>) {
-        const n = await self.#storageBytes?.();
-        if (n !== undefined) this.set({ storage_cluster_id: 'etcd-0' }, n);
+        const n = await storageSize();
+        if (n !== undefined) this.set({ storage_cluster_id: 'etcd-0' }, n.bytes);
+      },
+    });
+    // Deprecated in 1.28 for apiserver_storage_size_bytes: hidden unless --show-hidden-metrics-for-version.
+    reg.gauge({
+      name: 'apiserver_storage_db_total_size_in_bytes', labelNames: ['endpoint'], deprecatedVersion: '1.28.0',
+      help: 'Total size of the storage database file physically allocated in bytes.',
+      async collect(this: Gauge<'endpoint'>) {
+        const n = await storageSize();
+        if (n?.endpoint !== undefined) this.set({ endpoint: n.endpoint }, n.bytes);
       },
     });
     this.#storageLists = reg.counter({ name: 'apiserver_storage_list_total', labelNames: ['resource'], help: 'Number of LIST requests served from storage' });
     this.#storageFetched = reg.counter({ name: 'apiserver_storage_list_fetched_objects_total', labelNames: ['resource'], help: 'Number of objects read from storage in the course of serving a LIST request' });
+    this.#storageEvaluated = reg.counter({ name: 'apiserver_storage_list_evaluated_objects_total', labelNames: ['resource'], help: 'Number of objects tested in the course of serving a LIST request from storage' });
+    this.#storageReturned = reg.counter({ name: 'apiserver_storage_list_returned_objects_total', labelNames: ['resource'], help: 'Number of objects returned for a LIST request from storage' });
     this.#storageEvents = reg.counter({ name: 'apiserver_storage_events_received_total', labelNames: ['resource'], help: 'Number of etcd events received split by kind.' });
     if (opts.processMetrics ?? true) reg.collectProcessMetrics();
   }
@@ -262,7 +290,7 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
   }
 
   /** The store's size on disk (apiserver_storage_size_bytes), when the backend knows it. */
-  setStorageSize(f: () => Promise<number | undefined>): void {
+  setStorageSize(f: () => Promise<StorageSize | undefined>): void {
     this.#storageBytes = f;
   }
 
@@ -364,9 +392,12 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
     if (failed) this.#etcdErrors.inc({ operation, type });
   }
 
-  observeStorageList(type: string, fetched: number): void {
-    this.#storageLists.inc({ resource: type });
-    this.#storageFetched.inc({ resource: type }, fetched);
+  observeStorageList(type: string, cost: ListCost): void {
+    const labels = { resource: type };
+    this.#storageLists.inc(labels);
+    this.#storageFetched.inc(labels, cost.fetched);
+    this.#storageEvaluated.inc(labels, cost.evaluated);
+    this.#storageReturned.inc(labels, cost.returned);
   }
 
   observeStorageEvents(type: string, count: number): void {
