@@ -37,7 +37,7 @@ import { startCrdController } from '../controllers/crd-controller.ts';
 import { buildAdmission, type AdmissionChain } from '../admission/index.ts';
 import { Metrics } from '../endpoints/metrics.ts';
 import { instrumentStore } from '../storage/metrics.ts';
-import { objectCounter, resourceResolver, sqliteSize } from './storage-metrics.ts';
+import { objectCounter, resourceResolver, storageSize } from './storage-metrics.ts';
 import { createAuditing } from '../audit/options.ts';
 import { encryptingStore, kmsHealthChecks, openEncryption } from './encryption.ts';
 import { startFlowControl } from '../flowcontrol/index.ts';
@@ -135,7 +135,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const metrics = new Metrics({ showHiddenForVersion: o.showHiddenMetricsForVersion });
     const store = instrumentStore(shared, metrics, resourceResolver(catalog));
     metrics.setObjectCounter(objectCounter(catalog, shared));
-    if (o.storage === 'sqlite') metrics.setStorageSize(sqliteSize(o.dataDir));
+    const sizeOf = storageSize(o, opened);
+    if (sizeOf) metrics.setStorageSize(sizeOf);
     // Reviews (TokenReview, access reviews) decide with the request chain's own authenticator and authorizer;
     // the server that owns them is created below, and reviews only run once it serves requests.
     let server: ApiServer | undefined;

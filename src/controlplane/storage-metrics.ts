@@ -1,7 +1,7 @@
 /**
  * Binds the storage layer's metrics to the catalog: which resource a key belongs to (etcd_request_duration_seconds'
  * `type`, kube's group-resource string such as `deployments.apps`), the per-resource object counts behind
- * apiserver_storage_objects, and the sqlite file's size behind apiserver_storage_size_bytes.
+ * apiserver_storage_objects, and the sqlite file's or etcd's database size behind apiserver_storage_size_bytes.
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import type { Catalog } from '../api/catalog.ts';
 import type { Store } from '../storage/interface.ts';
 import { resourceFromKey, type ResourceOfKey } from '../storage/metrics.ts';
 import { SQLITE_FILE } from '../storage/factory.ts';
+import type { StorageSize } from '../endpoints/metrics.ts';
 
 type Prefixes = readonly { readonly prefix: string; readonly resource: string }[];
 
@@ -50,8 +51,8 @@ export function objectCounter(catalog: Pick<Catalog, 'all' | 'onChange'>, store:
   };
 }
 
-/** The sqlite database's bytes on disk (file plus write-ahead log); undefined for other backends. */
-export function sqliteSize(dataDir: string | undefined): () => Promise<number | undefined> {
+/** The sqlite database's bytes on disk (file plus write-ahead log); undefined when there is no file yet. */
+export function sqliteSize(dataDir: string | undefined): () => Promise<StorageSize | undefined> {
   return async () => {
     if (!dataDir) return undefined;
     let total = 0;
@@ -62,6 +63,18 @@ export function sqliteSize(dataDir: string | undefined): () => Promise<number | 
         // no WAL yet
       }
     }
-    return total || undefined;
+    return total ? { bytes: total } : undefined;
   };
+}
+
+/**
+ * apiserver_storage_size_bytes' source per backend: the sqlite file, etcd's Status dbSize (`endpoint` names the
+ * first configured server for the hidden per-endpoint family), nothing for the memory store (kube has none).
+ */
+export function storageSize(o: { storage: string; dataDir?: string; etcdServers?: readonly string[] }, store: Pick<Store, 'sizeBytes'>): (() => Promise<StorageSize | undefined>) | undefined {
+  if (o.storage === 'sqlite') return sqliteSize(o.dataDir);
+  const size = store.sizeBytes?.bind(store);
+  if (!size) return undefined;
+  const endpoint = o.etcdServers?.[0];
+  return async () => ({ bytes: await size(), ...(endpoint !== undefined ? { endpoint } : {}) });
 }

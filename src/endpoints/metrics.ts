@@ -12,7 +12,9 @@ import type { Counter, Gauge, Histogram } from 'prom-client';
 import type { Endpoint, RequestInfo } from '../request/context.ts';
 import { respondBytes } from '../request/respond.ts';
 import { MetricsRegistry, exponentialBuckets } from '../machinery/metrics/registry.ts';
+import type { CounterCell, CounterVec, HistogramCell, HistogramVec } from '../machinery/metrics/series.ts';
 import type { StorageMetricsSink } from '../storage/metrics.ts';
+import type { ListCost } from '../storage/interface.ts';
 import type { AdmissionMetricsSink } from '../admission/chain.ts';
 import { KUBE_VERSION } from './version.ts';
 
@@ -98,6 +100,25 @@ export interface MetricsOptions {
 
 type R<L extends string> = Record<L, string>;
 
+/** The store's physical size and, for etcd, the endpoint that answered (the hidden per-endpoint family). */
+export interface StorageSize {
+  readonly bytes: number;
+  readonly endpoint?: string;
+}
+
+/** The series one kind of finished request bumps (one label tuple), resolved once and kept. */
+interface RequestCells {
+  readonly total: CounterCell;
+  readonly duration: HistogramCell;
+  /** Absent for WATCH and CONNECT (kube leaves them out of the SLI), or for the hidden SLO family. */
+  readonly sli?: HistogramCell;
+  readonly slo?: HistogramCell;
+  /** Only GET and LIST responses are sized; made at the first sized response (no empty series). */
+  sizes?: HistogramCell;
+  readonly sized: boolean;
+  readonly base: R<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
+}
+
 export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
   readonly registry: MetricsRegistry;
   /** Requests in flight now, by kind (the max-in-flight filter keeps these). */
@@ -105,11 +126,11 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
   /** The highest in-flight count seen in the current second (kube reports the last second's maximum). */
   readonly #inflightWatermark = { readOnly: 0, mutating: 0, second: 0 };
 
-  readonly #requests: Counter<'code' | 'component' | 'dry_run' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
-  readonly #duration: Histogram<'component' | 'dry_run' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
-  readonly #sli: Histogram<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
-  readonly #slo: Histogram<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
-  readonly #sizes: Histogram<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
+  readonly #requests: CounterVec<'code' | 'component' | 'dry_run' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
+  readonly #duration: HistogramVec<'component' | 'dry_run' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
+  readonly #sli: HistogramVec<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
+  readonly #slo: HistogramVec<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
+  readonly #sizes: HistogramVec<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
   readonly #longRunning: Gauge<'component' | 'group' | 'resource' | 'scope' | 'subresource' | 'verb' | 'version'>;
   readonly #deprecated: Gauge<'group' | 'removed_release' | 'resource' | 'subresource' | 'version'>;
   readonly #watchEvents: Counter<'group' | 'kind' | 'version'>;
@@ -130,37 +151,41 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
   readonly #storageSize: Gauge<'storage_cluster_id'>;
   readonly #storageLists: Counter<'resource'>;
   readonly #storageFetched: Counter<'resource'>;
+  readonly #storageEvaluated: Counter<'resource'>;
+  readonly #storageReturned: Counter<'resource'>;
   readonly #storageEvents: Counter<'resource'>;
   readonly #now: () => number;
+  /** Request cells by label tuple: the hot path builds one string and does one lookup. */
+  readonly #requestCells = new Map<string, RequestCells>();
   /** Observing a hidden family costs a hash per request for nothing. */
   readonly #sloShown: boolean;
   #countObjects?: () => Promise<ReadonlyMap<string, number>>;
-  #storageBytes?: () => Promise<number | undefined>;
+  #storageBytes?: () => Promise<StorageSize | undefined>;
 
   constructor(opts: MetricsOptions = {}) {
     const reg = new MetricsRegistry({ currentVersion: { major: Number(KUBE_VERSION.major), minor: Number(KUBE_VERSION.minor) }, showHiddenForVersion: opts.showHiddenForVersion });
     this.registry = reg;
     const now = this.#now = opts.now ?? Date.now;
     const reqLabels = ['component', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'] as const;
-    this.#requests = reg.counter({
+    this.#requests = reg.counterVec({
       name: 'apiserver_request_total', stabilityLevel: 'STABLE', labelNames: ['code', 'component', 'dry_run', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'],
       help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
     });
-    this.#duration = reg.histogram({
+    this.#duration = reg.histogramVec({
       name: 'apiserver_request_duration_seconds', stabilityLevel: 'STABLE', labelNames: ['component', 'dry_run', 'group', 'resource', 'scope', 'subresource', 'verb', 'version'], buckets: REQUEST_DURATION_BUCKETS,
       help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
     });
     // Webhook and APF queue time are not subtracted yet: these are upper bounds of kube's SLI.
-    this.#sli = reg.histogram({
+    this.#sli = reg.histogramVec({
       name: 'apiserver_request_sli_duration_seconds', labelNames: reqLabels, buckets: SLI_BUCKETS,
       help: 'Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
     });
-    this.#slo = reg.histogram({
+    this.#slo = reg.histogramVec({
       name: 'apiserver_request_slo_duration_seconds', labelNames: reqLabels, buckets: SLI_BUCKETS, deprecatedVersion: '1.27.0',
       help: 'Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
     });
     this.#sloShown = !reg.hidden.includes('apiserver_request_slo_duration_seconds');
-    this.#sizes = reg.histogram({
+    this.#sizes = reg.histogramVec({
       name: 'apiserver_response_sizes', stabilityLevel: 'STABLE', labelNames: reqLabels, buckets: exponentialBuckets(1000, 10, 7),
       help: 'Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.',
     });
@@ -226,16 +251,35 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
         for (const [resource, n] of await self.#countObjects()) this.set({ resource }, n);
       },
     });
+    // kube's storage monitor: one cluster (etcd-0), its size asked at scrape time (etcd's Status dbSize).
+    let sizeAtScrape: Promise<StorageSize | undefined> | undefined;
+    const storageSize = (): Promise<StorageSize | undefined> => {
+      sizeAtScrape ??= (self.#storageBytes?.() ?? Promise.resolve(undefined)).catch(() => undefined).finally(() => {
+        sizeAtScrape = undefined;
+      });
+      return sizeAtScrape;
+    };
     this.#storageSize = reg.gauge({
       name: 'apiserver_storage_size_bytes', stabilityLevel: 'STABLE', labelNames: ['storage_cluster_id'],
       help: 'Size of the storage database file physically allocated in bytes.',
       async collect(this: Gauge<'storage_cluster_id'>) {
-        const n = await self.#storageBytes?.();
-        if (n !== undefined) this.set({ storage_cluster_id: 'etcd-0' }, n);
+        const n = await storageSize();
+        if (n !== undefined) this.set({ storage_cluster_id: 'etcd-0' }, n.bytes);
+      },
+    });
+    // Deprecated in 1.28 for apiserver_storage_size_bytes: hidden unless --show-hidden-metrics-for-version.
+    reg.gauge({
+      name: 'apiserver_storage_db_total_size_in_bytes', labelNames: ['endpoint'], deprecatedVersion: '1.28.0',
+      help: 'Total size of the storage database file physically allocated in bytes.',
+      async collect(this: Gauge<'endpoint'>) {
+        const n = await storageSize();
+        if (n?.endpoint !== undefined) this.set({ endpoint: n.endpoint }, n.bytes);
       },
     });
     this.#storageLists = reg.counter({ name: 'apiserver_storage_list_total', labelNames: ['resource'], help: 'Number of LIST requests served from storage' });
     this.#storageFetched = reg.counter({ name: 'apiserver_storage_list_fetched_objects_total', labelNames: ['resource'], help: 'Number of objects read from storage in the course of serving a LIST request' });
+    this.#storageEvaluated = reg.counter({ name: 'apiserver_storage_list_evaluated_objects_total', labelNames: ['resource'], help: 'Number of objects tested in the course of serving a LIST request from storage' });
+    this.#storageReturned = reg.counter({ name: 'apiserver_storage_list_returned_objects_total', labelNames: ['resource'], help: 'Number of objects returned for a LIST request from storage' });
     this.#storageEvents = reg.counter({ name: 'apiserver_storage_events_received_total', labelNames: ['resource'], help: 'Number of etcd events received split by kind.' });
     if (opts.processMetrics ?? true) reg.collectProcessMetrics();
   }
@@ -246,7 +290,7 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
   }
 
   /** The store's size on disk (apiserver_storage_size_bytes), when the backend knows it. */
-  setStorageSize(f: () => Promise<number | undefined>): void {
+  setStorageSize(f: () => Promise<StorageSize | undefined>): void {
     this.#storageBytes = f;
   }
 
@@ -285,14 +329,27 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
   /** One finished request: counter, latency (seconds), and for GET/LIST the response size in bytes. */
   recordRequest(l: RequestLabels, seconds = 0, responseBytes?: number): void {
     const component = l.component ?? 'apiserver';
+    const key = `${l.verb}\u0000${l.code}\u0000${component}\u0000${l.dryRun}\u0000${l.group}\u0000${l.version}\u0000${l.resource}\u0000${l.subresource}\u0000${l.scope}`;
+    const c = this.#requestCells.get(key) ?? this.#resolveRequestCells(key, l, component);
+    c.total.value += 1;
+    c.duration.observe(seconds);
+    c.sli?.observe(seconds);
+    c.slo?.observe(seconds);
+    if (responseBytes !== undefined && c.sized) (c.sizes ??= this.#sizes.cell(c.base)).observe(responseBytes);
+  }
+
+  #resolveRequestCells(key: string, l: RequestLabels, component: string): RequestCells {
     const base = { component, group: l.group, resource: l.resource, scope: l.scope, subresource: l.subresource, verb: l.verb, version: l.version };
-    this.#requests.inc({ code: String(l.code), component, dry_run: l.dryRun, group: l.group, resource: l.resource, scope: l.scope, subresource: l.subresource, verb: l.verb, version: l.version });
-    this.#duration.observe({ component, dry_run: l.dryRun, group: l.group, resource: l.resource, scope: l.scope, subresource: l.subresource, verb: l.verb, version: l.version }, seconds);
-    if (l.verb !== 'WATCH' && l.verb !== 'CONNECT') {
-      this.#sli.observe(base, seconds);
-      if (this.#sloShown) this.#slo.observe(base, seconds);
-    }
-    if (responseBytes !== undefined && (l.verb === 'GET' || l.verb === 'LIST')) this.#sizes.observe(base, responseBytes);
+    const sli = l.verb !== 'WATCH' && l.verb !== 'CONNECT';
+    const cells: RequestCells = {
+      total: this.#requests.cell({ code: String(l.code), component, dry_run: l.dryRun, group: l.group, resource: l.resource, scope: l.scope, subresource: l.subresource, verb: l.verb, version: l.version }),
+      duration: this.#duration.cell({ component, dry_run: l.dryRun, group: l.group, resource: l.resource, scope: l.scope, subresource: l.subresource, verb: l.verb, version: l.version }),
+      ...(sli ? { sli: this.#sli.cell(base) } : {}),
+      ...(sli && this.#sloShown ? { slo: this.#slo.cell(base) } : {}),
+      sized: l.verb === 'GET' || l.verb === 'LIST', base,
+    };
+    this.#requestCells.set(key, cells);
+    return cells;
   }
 
   recordWatchEvent(group: string, version: string, kind: string, bytes: number): void {
@@ -335,9 +392,12 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
     if (failed) this.#etcdErrors.inc({ operation, type });
   }
 
-  observeStorageList(type: string, fetched: number): void {
-    this.#storageLists.inc({ resource: type });
-    this.#storageFetched.inc({ resource: type }, fetched);
+  observeStorageList(type: string, cost: ListCost): void {
+    const labels = { resource: type };
+    this.#storageLists.inc(labels);
+    this.#storageFetched.inc(labels, cost.fetched);
+    this.#storageEvaluated.inc(labels, cost.evaluated);
+    this.#storageReturned.inc(labels, cost.returned);
   }
 
   observeStorageEvents(type: string, count: number): void {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestInfo } from '../request/context.ts';
 import type { UserInfo } from '../machinery/objects.ts';
-import { classify, compileFlowSchema, flowDistinguisher, nonResourceUrlMatches, sortFlowSchemas, type RequestDigest } from './classify.ts';
+import { ClassificationCache, classificationKey, classify, compileFlowSchema, flowDistinguisher, nonResourceUrlMatches, sortFlowSchemas, type RequestDigest } from './classify.ts';
 import { MANDATORY_FLOW_SCHEMAS, SUGGESTED_FLOW_SCHEMAS } from './bootstrap.ts';
 
 const schemas = sortFlowSchemas([...MANDATORY_FLOW_SCHEMAS, ...SUGGESTED_FLOW_SCHEMAS].map(compileFlowSchema));
@@ -86,4 +86,23 @@ void test('non-resource URLs: exact, `*`, and prefixes with or without the trail
   assert.equal(nonResourceUrlMatches(['/apis/*'], '/api'), false);
   assert.equal(nonResourceUrlMatches(['*'], '/anything'), true);
   assert.equal(nonResourceUrlMatches([], '/anything'), false);
+});
+
+void test('the classification cache answers what the rules answer, keyed by everything the rules read', () => {
+  const cache = new ClassificationCache(schemas);
+  const cases: RequestDigest[] = [
+    { info: res('get', 'configmaps', { ns: 'a' }), user: u('alice') },
+    { info: res('get', 'configmaps', { ns: 'a' }), user: u('alice', 'system:masters') },
+    { info: res('update', 'nodes', { sub: 'status' }), user: u('system:node:n1', 'system:nodes') },
+    { info: res('update', 'leases', { group: 'coordination.k8s.io', ns: 'kube-system' }), user: u('system:kube-controller-manager') },
+    { info: nonRes('get', '/readyz'), user: u('system:anonymous') },
+    { info: nonRes('get', '/api'), user: u('system:anonymous') },
+  ];
+  for (let round = 0; round < 2; round++) {
+    for (const d of cases) assert.equal(cache.classify(d)?.name, classify(schemas, d)?.name);
+  }
+  // Groups and sub-resources change the key: a cached answer never leaks to a different request.
+  assert.notEqual(classificationKey(cases[0]!), classificationKey(cases[1]!));
+  assert.notEqual(cache.classify(cases[0]!)?.name, cache.classify(cases[1]!)?.name);
+  assert.notEqual(classificationKey({ info: res('get', 'pods', { sub: 'log' }), user: u('x') }), classificationKey({ info: res('get', 'pods'), user: u('x') }));
 });

@@ -141,6 +141,43 @@ export function classify(schemas: readonly CompiledFlowSchema[], d: RequestDiges
   return undefined;
 }
 
+/**
+ * What classification reads of a request, as one string: the user (name and groups) and the request's
+ * verb, group, resource, sub-resource and namespace, or its path for non-resource requests. Two requests with
+ * the same key match the same rules, so the key can stand for the request in a cache.
+ */
+export function classificationKey(d: RequestDigest): string {
+  const i = d.info;
+  let k = i.isResourceRequest
+    ? `r\u0000${i.verb}\u0000${i.apiGroup}\u0000${i.resource}\u0000${i.subresource}\u0000${i.namespace}\u0000${d.user.username}`
+    : `n\u0000${i.verb}\u0000${i.path}\u0000${d.user.username}`;
+  const groups = d.user.groups;
+  if (groups) for (let g = 0; g < groups.length; g++) k += `\u0000${groups[g]}`;
+  return k;
+}
+
+/** Bound on remembered classifications: past it the cache starts over (a flood of distinct users or paths). */
+const MAX_CACHED = 10_000;
+
+/**
+ * The first matching schema per request key, for one configuration: a repeated (user, verb, resource,
+ * namespace) tuple skips walking the rules. A new configuration makes a new cache.
+ */
+export class ClassificationCache {
+  readonly #byKey = new Map<string, CompiledFlowSchema | undefined>();
+  constructor(readonly schemas: readonly CompiledFlowSchema[]) {}
+
+  classify(d: RequestDigest): CompiledFlowSchema | undefined {
+    const key = classificationKey(d);
+    const hit = this.#byKey.get(key);
+    if (hit !== undefined || this.#byKey.has(key)) return hit;
+    const fs = classify(this.schemas, d);
+    if (this.#byKey.size >= MAX_CACHED) this.#byKey.clear();
+    this.#byKey.set(key, fs);
+    return fs;
+  }
+}
+
 export function flowDistinguisher(fs: CompiledFlowSchema, d: RequestDigest): string {
   if (fs.distinguisher === 'ByUser') return d.user.username;
   if (fs.distinguisher === 'ByNamespace') return d.info.namespace;

@@ -13,7 +13,7 @@ import { Informer } from '../client/informer.ts';
 import { systemContext, type Logger } from '../registry/system-context.ts';
 import { isConflict, isNotFound } from '../machinery/errors.ts';
 import { FLOWCONTROL_GROUP, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from './bootstrap.ts';
-import { classify, compileFlowSchema, flowDistinguisher, sortFlowSchemas, type CompiledFlowSchema, type RequestDigest } from './classify.ts';
+import { ClassificationCache, compileFlowSchema, flowDistinguisher, sortFlowSchemas, type CompiledFlowSchema, type RequestDigest } from './classify.ts';
 import { QueueSet, type Admission, type QueueSetStats, type QueuingConfig, type RejectReason } from './queue-set.ts';
 import { hashFlow, MAX_HASH_BITS, requiredEntropyBits } from './shuffle-sharding.ts';
 import { estimateWork, ObjectCountTracker, WatchTracker, type ObjectCounter } from './work-estimate.ts';
@@ -92,6 +92,8 @@ const EMPTY_REJECTS = (): Record<RejectReason, number> => ({ 'queue-full': 0, 'c
 
 export class FlowController implements FlowControlStats {
   private schemas: CompiledFlowSchema[] = [];
+  /** Classifications under the current schemas; replaced with them on every configuration change. */
+  private classifier = new ClassificationCache([]);
   private readonly levels = new Map<string, LevelState>();
   private fsInformer: Informer | undefined;
   private plInformer: Informer | undefined;
@@ -157,7 +159,7 @@ export class FlowController implements FlowControlStats {
    * the wait in a queue.
    */
   decide(d: RequestDigest, query: URLSearchParams, deadlineMs: number, signal?: AbortSignal | (() => AbortSignal)): Decision {
-    const fs = classify(this.schemas, d) ?? this.schemas[this.schemas.length - 1]!;
+    const fs = this.classifier.classify(d) ?? this.schemas[this.schemas.length - 1]!;
     const level = this.levels.get(fs.priorityLevel)!;
     const stats = this.schemaStats(fs, level.name);
     const decision = (admission: Admission | Promise<Admission>): Decision => ({
@@ -270,6 +272,7 @@ export class FlowController implements FlowControlStats {
     if (!compiled.some((c) => c.name === 'exempt')) compiled.unshift(compileFlowSchema(MANDATORY_FLOW_SCHEMAS[0]!));
     if (!compiled.some((c) => c.name === 'catch-all')) compiled.push(compileFlowSchema(MANDATORY_FLOW_SCHEMAS[1]!));
     this.schemas = compiled;
+    this.classifier = new ClassificationCache(compiled);
     this.computeLimits();
   }
 

@@ -116,12 +116,27 @@ export interface WatchHandle {
   dispose(): void;
 }
 
+/** What serving one LIST from storage cost (kube's apiserver_storage_list_* counters). */
+export interface ListCost {
+  /** Keys read from the store, over every page fetched. */
+  readonly fetched: number;
+  /** Objects decoded and tested against the selector. */
+  readonly evaluated: number;
+  /** Objects the LIST handed back. */
+  readonly returned: number;
+}
+
 export interface StoreReader {
   get(key: string, opts?: GetOptions): Promise<KeyValue | undefined>;
   range(prefix: string, opts?: RangeOptions): Promise<RangeResult>;
   /** The latest committed revision, read consistently (like a quorum read in etcd). */
   currentRevision(): Promise<number>;
   watch(prefix: string, opts: WatchOptions, listener: WatchListener): WatchHandle;
+  /**
+   * A LIST under `prefix` was served from this store (one or more ranges); instrumented stores count it.
+   * Readers call it once per LIST, also when it failed part way, as kube records the cost even on errors.
+   */
+  noteList?(prefix: string, cost: ListCost): void;
 }
 
 export interface Store extends StoreReader {
@@ -141,6 +156,8 @@ export interface Store extends StoreReader {
   checkIntegrity?(): Promise<string[]>;
   /** Liveness of the backend for /readyz: resolves when it answers, rejects when unreachable. */
   ping?(): Promise<void>;
+  /** The database's physically allocated bytes (etcd's Status dbSize), for apiserver_storage_size_bytes. */
+  sizeBytes?(): Promise<number>;
 }
 
 // ---- Typed errors ----------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ function recorder() {
   const events: string[] = [];
   const sink: StorageMetricsSink = {
     observeStorageRequest: (op, type, s, failed) => { assert.ok(s >= 0); requests.push(`${op} ${type}${failed ? ' failed' : ''}`); },
-    observeStorageList: (type, n) => { lists.push(`${type} ${n}`); },
+    observeStorageList: (type, c) => { lists.push(`${type} ${c.fetched}/${c.evaluated}/${c.returned}`); },
     observeStorageEvents: (type, n) => { events.push(`${type} ${n}`); },
   };
   return { sink, requests, lists, events };
@@ -25,6 +25,7 @@ void test('every call is timed under kube operation names and the resource of it
   await store.update('/registry/configmaps/ns/a', Buffer.from('2'), { expectedModRevision: c.revision });
   await store.range('/registry/configmaps/');
   await store.range('/registry/configmaps/', { countOnly: true });
+  store.noteList!('/registry/configmaps/', { fetched: 3, evaluated: 2, returned: 1 });
   await store.delete('/registry/configmaps/ns/a');
   await assert.rejects(store.create('/registry/example.com/widgets/ns/b', new Uint8Array(MAX_VALUE_BYTES + 1)), ValueTooLargeError);
   await store.close();
@@ -32,8 +33,8 @@ void test('every call is timed under kube operation names and the resource of it
     'create configmaps', 'get configmaps', 'update configmaps', 'listWithCount configmaps', 'listWithCount configmaps', 'delete configmaps',
     'create widgets.example.com failed',
   ]);
-  // A count is not a LIST served from storage.
-  assert.deepEqual(r.lists, ['configmaps 1']);
+  // Ranges are timed; the LIST's cost is what its reader reports, once per LIST.
+  assert.deepEqual(r.lists, ['configmaps 3/2/1']);
 });
 
 void test('watches count the events they deliver and still deliver them', async () => {

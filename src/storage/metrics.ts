@@ -4,13 +4,13 @@
  * kube's etcd3 store does for etcd_request_duration_seconds: operation `get`, `create`, `update`, `delete`,
  * `listWithCount` (a range), labelled with the resource the key belongs to (`configmaps`, `deployments.apps`).
  */
-import type { Bytes, DeleteOptions, GetOptions, GuardedWriteOptions, KeyValue, RangeOptions, RangeResult, Store, TxnResult, WatchHandle, WatchListener, WatchOptions, WriteOptions } from './interface.ts';
+import type { Bytes, ListCost, DeleteOptions, GetOptions, GuardedWriteOptions, KeyValue, RangeOptions, RangeResult, Store, TxnResult, WatchHandle, WatchListener, WatchOptions, WriteOptions } from './interface.ts';
 
 export interface StorageMetricsSink {
   /** One store call: `seconds` it took, `failed` when it threw. `type` is kube's group-resource string. */
   observeStorageRequest(operation: string, type: string, seconds: number, failed: boolean): void;
-  /** A range that listed objects (not a count): kube's apiserver_storage_list_* for LISTs served by storage. */
-  observeStorageList(type: string, fetched: number): void;
+  /** One LIST served by storage and what it cost: kube's apiserver_storage_list_* counters. */
+  observeStorageList(type: string, cost: ListCost): void;
   /** Events a store watch delivered (apiserver_storage_events_received_total). */
   observeStorageEvents(type: string, count: number): void;
 }
@@ -43,11 +43,8 @@ export function instrumentStore(store: Store, sink: StorageMetricsSink, resource
   }
   const wrapped: Store = {
     get: (key: string, opts?: GetOptions): Promise<KeyValue | undefined> => timed('get', key, () => store.get(key, opts)),
-    async range(prefix: string, opts?: RangeOptions): Promise<RangeResult> {
-      const r = await timed('listWithCount', prefix, () => store.range(prefix, opts));
-      if (!opts?.countOnly) sink.observeStorageList(resourceOf(prefix), r.items.length);
-      return r;
-    },
+    range: (prefix: string, opts?: RangeOptions): Promise<RangeResult> => timed('listWithCount', prefix, () => store.range(prefix, opts)),
+    noteList: (prefix: string, cost: ListCost): void => sink.observeStorageList(resourceOf(prefix), cost),
     currentRevision: () => store.currentRevision(),
     watch(prefix: string, opts: WatchOptions, listener: WatchListener): WatchHandle {
       const type = resourceOf(prefix);
@@ -69,5 +66,6 @@ export function instrumentStore(store: Store, sink: StorageMetricsSink, resource
   };
   if (store.checkIntegrity) wrapped.checkIntegrity = () => store.checkIntegrity!();
   if (store.ping) wrapped.ping = () => store.ping!();
+  if (store.sizeBytes) wrapped.sizeBytes = () => store.sizeBytes!();
   return wrapped;
 }

@@ -36,4 +36,25 @@ void test('etcd backend: storage request latencies, object counts and received e
   assert.ok(value(/^apiserver_storage_objects\{resource="configmaps"\} (\S+)$/m) >= 3, 'objects counted');
   assert.ok(value(/^apiserver_storage_events_received_total\{resource="configmaps"\} (\S+)$/m) >= 3, 'watch events received from etcd');
   assert.match(r.text, /^# HELP apiserver_storage_objects \[STABLE\] /m);
+  // etcd's Status dbSize, under kube's single storage cluster id; the deprecated per-endpoint family is hidden.
+  assert.ok(value(/^apiserver_storage_size_bytes\{storage_cluster_id="etcd-0"\} (\S+)$/m) > 0, 'etcd db size');
+  assert.doesNotMatch(r.text, /apiserver_storage_db_total_size_in_bytes/);
+  // The watch cache's fill is a LIST served from storage.
+  assert.ok(value(/^apiserver_storage_list_total\{resource="configmaps"\} (\S+)$/m) >= 1, 'storage LISTs counted');
+});
+
+void test('etcd backend with --show-hidden-metrics-for-version=1.32: the deprecated per-endpoint size comes back', async (t) => {
+  if (!srv || !etcd) return t.skip('no etcd binary');
+  const shown = await startTestServer({ storage: 'etcd', etcdServers: [etcd.endpoint], etcdPrefix: `/keelson-metrics-shown-${process.pid}`, showHiddenMetricsForVersion: '1.32' });
+  try {
+    const r = await shown.request('GET', '/metrics');
+    assert.equal(r.status, 200);
+    assert.match(r.text, /^# HELP apiserver_storage_db_total_size_in_bytes \[ALPHA\] \(Deprecated since 1\.28\.0\) Total size of the storage database file physically allocated in bytes\.$/m);
+    const m = /^apiserver_storage_db_total_size_in_bytes\{endpoint="([^"]+)"\} (\S+)$/m.exec(r.text);
+    assert.ok(m, 'one series per endpoint');
+    assert.equal(m[1], etcd.endpoint);
+    assert.ok(Number(m[2]) > 0);
+  } finally {
+    await shown.stop();
+  }
 });

@@ -64,3 +64,38 @@ void test('exponentialBuckets as Prometheus computes them', () => {
   assert.deepEqual(exponentialBuckets(1000, 10, 3), [1000, 10000, 100000]);
   assert.deepEqual(exponentialBuckets(1024, 2, 8).at(-1), 131072);
 });
+
+void test('cell families print exactly what the prom-client families print for the same observations', async () => {
+  const a = new MetricsRegistry({ currentVersion: v133 });
+  const b = new MetricsRegistry({ currentVersion: v133 });
+  const labelNames = ['code', 'verb'] as const;
+  const buckets = [0.005, 0.025, 0.1, 1];
+  const pc = a.counter({ name: 'r_total', help: 'R.', stabilityLevel: 'STABLE', labelNames });
+  const ph = a.histogram({ name: 'r_seconds', help: 'S.', labelNames, buckets });
+  const cc = b.counterVec({ name: 'r_total', help: 'R.', stabilityLevel: 'STABLE', labelNames });
+  const ch = b.histogramVec({ name: 'r_seconds', help: 'S.', labelNames, buckets });
+  const seen: [string, string, number][] = [['200', 'GET', 0.003], ['200', 'GET', 0.2], ['404', 'GET', 0.025], ['201', 'CREATE', 7], ['200', 'LIST', 0.1], ['200', 'GET', 0.0251]];
+  for (const [code, verb, v] of seen) {
+    pc.inc({ code, verb });
+    ph.observe({ code, verb }, v);
+    cc.cell({ code, verb }).inc();
+    ch.observe({ code, verb }, v);
+  }
+  pc.inc({ code: 'a"b\\c\nd', verb: 'X' }, 2.5);
+  cc.inc({ code: 'a"b\\c\nd', verb: 'X' }, 2.5);
+  const want = await a.render();
+  assert.match(want, /r_seconds_bucket\{code="200",verb="GET",le="0.025"\} 1/);
+  assert.equal(await b.render(), want);
+});
+
+void test('a cell family rejects what prom-client rejects and can be hidden', async () => {
+  const r = new MetricsRegistry({ currentVersion: v133 });
+  const c = r.counterVec({ name: 'x_total', help: 'X.', labelNames: ['a'] });
+  assert.throws(() => c.inc({ a: 'v' }, -1), RangeError);
+  assert.throws(() => c.inc({} as { a: string }), TypeError);
+  assert.throws(() => r.histogramVec({ name: 'h', help: 'H.', labelNames: ['a'], buckets: [1] }).observe({ a: 'v' }, NaN), RangeError);
+  const old = r.histogramVec({ name: 'old_seconds', help: 'Old.', labelNames: ['a'], buckets: [1], deprecatedVersion: '1.30.0' });
+  old.observe({ a: 'v' }, 0.5);
+  assert.doesNotMatch(await r.render(), /old_seconds/);
+  assert.deepEqual(r.hidden, ['old_seconds']);
+});

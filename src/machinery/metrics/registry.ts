@@ -6,6 +6,8 @@
  * (request, storage, admission, authentication, authorization; APF can add apiserver_flowcontrol_* the same way).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Metric } from 'prom-client';
+import { CounterVec, HistogramVec } from './series.ts';
 
 export type StabilityLevel = 'INTERNAL' | 'ALPHA' | 'BETA' | 'STABLE';
 
@@ -106,6 +108,20 @@ export class MetricsRegistry {
 
   histogram<L extends string>(o: HistogramOptions<L>): Histogram<L> {
     return new Histogram<L>({ name: o.name, help: this.#help(o), labelNames: o.labelNames ?? [], buckets: [...o.buckets], registers: this.#registers(o) });
+  }
+
+  /** A counter whose series are cells the caller keeps (series.ts): for families bumped on every request. */
+  counterVec<L extends string>(o: FamilyOptions<L>): CounterVec<L> {
+    const f = new CounterVec<L>(o.name, this.#help(o), o.labelNames ?? []);
+    for (const r of this.#registers(o)) r.registerMetric(f as unknown as Metric);
+    return f;
+  }
+
+  /** A histogram whose series are cells the caller keeps (series.ts). */
+  histogramVec<L extends string>(o: HistogramOptions<L>): HistogramVec<L> {
+    const f = new HistogramVec<L>(o.name, this.#help(o), o.labelNames ?? [], [...o.buckets]);
+    for (const r of this.#registers(o)) r.registerMetric(f as unknown as Metric);
+    return f;
   }
 
   /** prom-client's process_* and nodejs_* collectors (kube-apiserver has Go's process_* and go_*). */

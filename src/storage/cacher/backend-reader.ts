@@ -39,6 +39,17 @@ export async function backendGet(store: StoreReader, codec: ObjectCodec, key: st
 }
 
 export async function backendList(store: StoreReader, codec: ObjectCodec, prefix: string, opts: BackendListOptions): Promise<ObjectListResult> {
+  const cost = { fetched: 0, evaluated: 0, returned: 0 };
+  try {
+    const r = await listPages(store, codec, prefix, opts, cost);
+    cost.returned = r.items.length;
+    return r;
+  } finally {
+    store.noteList?.(prefix, cost);
+  }
+}
+
+async function listPages(store: StoreReader, codec: ObjectCodec, prefix: string, opts: BackendListOptions, cost: { fetched: number; evaluated: number }): Promise<ObjectListResult> {
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
   const pred = opts.predicate && !opts.predicate.empty ? opts.predicate : undefined;
   let revision = opts.revision;
@@ -53,10 +64,14 @@ export async function backendList(store: StoreReader, codec: ObjectCodec, prefix
       ...(startKey !== undefined ? { startKey } : {}),
     });
     revision = res.revision;
+    cost.fetched += res.items.length;
     for (let i = 0; i < res.items.length; i++) {
       const kv = res.items[i]!;
       const obj = decodeOrSkip(codec, kv);
-      if (obj && (!pred || pred.matches(obj.attrs))) items.push(obj);
+      if (obj) {
+        cost.evaluated++;
+        if (!pred || pred.matches(obj.attrs)) items.push(obj);
+      }
       if (limit > 0 && items.length >= limit) {
         const more = i < res.items.length - 1 || res.more;
         const result: ObjectListResult = { items, revision };

@@ -340,18 +340,25 @@ export class Cacher implements ObjectReader {
     const pageSize = this.opts.loadPageSize ?? 10_000;
     let revision = 0;
     let startKey: string | undefined;
-    for (;;) {
-      const res = await this.store.range(this.prefix, {
-        ...(revision > 0 ? { revision } : {}), limit: pageSize, ...(startKey !== undefined ? { startKey } : {}),
-      });
-      if (gen !== this.generation) return;
-      revision = res.revision;
-      for (const kv of res.items) {
-        const o = decodeOrSkip(this.codec, kv);
-        if (o) objs.push(o);
+    // The cache's fill is a LIST served from storage, as kube's reflector LIST is.
+    let fetched = 0;
+    try {
+      for (;;) {
+        const res = await this.store.range(this.prefix, {
+          ...(revision > 0 ? { revision } : {}), limit: pageSize, ...(startKey !== undefined ? { startKey } : {}),
+        });
+        if (gen !== this.generation) return;
+        revision = res.revision;
+        fetched += res.items.length;
+        for (const kv of res.items) {
+          const o = decodeOrSkip(this.codec, kv);
+          if (o) objs.push(o);
+        }
+        if (!res.more || res.items.length === 0) break;
+        startKey = `${res.items[res.items.length - 1]!.key}\0`;
       }
-      if (!res.more || res.items.length === 0) break;
-      startKey = `${res.items[res.items.length - 1]!.key}\0`;
+    } finally {
+      this.store.noteList?.(this.prefix, { fetched, evaluated: objs.length, returned: objs.length });
     }
     this.cache.reset(objs, revision);
     this.storeWatch = this.store.watch(this.prefix, { fromRevision: revision, progressNotify: true }, {

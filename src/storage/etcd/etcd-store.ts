@@ -300,6 +300,17 @@ export class EtcdStore implements Store {
     }
   }
 
+  /** etcd's physically allocated database bytes, from the Status call (kube's storage monitor asks the same). */
+  async sizeBytes(): Promise<number> {
+    this.ensureOpen();
+    try {
+      const status = await this.send(() => this.client.maintenance.status({ deadline: Date.now() + PING_TIMEOUT_MS }), { read: true });
+      return Number(status.dbSize);
+    } catch (err) {
+      throw mapEtcdError(err);
+    }
+  }
+
   /** Reports etcd's active alarms (NOSPACE, CORRUPT): etcd refuses writes while one is raised. */
   async checkIntegrity(): Promise<string[]> {
     this.ensureOpen();
