@@ -1,6 +1,6 @@
 /**
  * What kube-apiserver itself ensures at start: the system namespaces, and (when an address is given) the
- * `kubernetes` Service in `default` with its Endpoints and EndpointSlice pointing at this server.
+ * `kubernetes` Service in `default`.
  */
 import type { KObject } from '../machinery/objects.ts';
 import type { RestRegistry, RestStorage } from '../registry/rest.ts';
@@ -69,14 +69,10 @@ async function ensureObject(storage: RestStorage, namespace: string, obj: KObjec
   }
 }
 
-function isLoopback(ip: string): boolean {
-  return ip.startsWith('127.') || ip === '::1';
-}
-
 /**
- * The `kubernetes` Service (ClusterIP 10.96.0.1, port 443 → our port), its Endpoints and its EndpointSlice.
- * Each is skipped when its resource is not served; failures are logged, not fatal (clients do not need them
- * to talk to us, pods in a later issue do).
+ * The `kubernetes` Service (ClusterIP 10.96.0.1, port 443 → our port). Its Endpoints and EndpointSlice belong to the
+ * endpoint reconciler (./apiserver/endpoint-reconciler.ts), which keeps them at the live replicas. Skipped when
+ * Services are not served; failures are logged, not fatal (clients do not need it to talk to us).
  */
 export async function ensureKubernetesService(registry: RestRegistry, endpoint: ApiServerEndpoint, log?: Logger): Promise<void> {
   const labels = { component: 'apiserver', provider: 'kubernetes' };
@@ -90,22 +86,8 @@ export async function ensureKubernetesService(registry: RestRegistry, endpoint: 
         sessionAffinity: 'None', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster',
       },
     }],
-    ['', 'v1', 'endpoints', {
-      apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
-      subsets: [{ addresses: [{ ip: endpoint.host }], ports: [{ name: 'https', port: endpoint.port, protocol: 'TCP' }] }],
-    }],
-    ['discovery.k8s.io', 'v1', 'endpointslices', {
-      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
-      addressType: endpoint.host.includes(':') ? 'IPv6' : 'IPv4',
-      endpoints: [{ addresses: [endpoint.host], conditions: { ready: true } }],
-      ports: [{ name: 'https', port: endpoint.port, protocol: 'TCP' }],
-    }],
   ];
-  // Endpoints may not hold loopback addresses (kube's validation refuses them, and nothing outside this host could
-  // use one): a server advertised on loopback (the local default) publishes the Service alone.
-  const loopback = isLoopback(endpoint.host);
   for (const [group, version, resource, obj] of steps) {
-    if (loopback && resource !== 'services') continue;
     const storage = registry.lookup(group, version, resource);
     if (!storage) continue;
     try {

@@ -29,6 +29,12 @@ export interface ServerOptions extends SecurityOptions {
   advertiseAddress?: string;
   /** `--etcd-healthcheck-timeout` in ms (default 2s): how long the `etcd` health check waits for the store. */
   storeHealthTimeoutMs?: number;
+  /** `--endpoint-reconciler-type`: lease (default), master-count or none. */
+  endpointReconcilerType?: string;
+  /** `--apiserver-count` (master-count reconciler): default 1, must be positive. */
+  apiserverCount?: number;
+  /** Library and test use: shorter periods for the identity lease, the endpoint reconciler and replica records. */
+  replicaTiming?: ReplicaTiming;
   /** `--data-dir`: certificates, kubeconfig and the sqlite store live here. Unset = nothing on disk. */
   dataDir?: string;
   /** `--storage`; default sqlite with a data dir, memory without, etcd when etcdServers are given. */
@@ -131,8 +137,21 @@ export interface ServerOptions extends SecurityOptions {
   rawFlags?: ReadonlyMap<string, unknown>;
 }
 
+/** Internal periods of the per-replica loops (defaults are kube's); tests shorten them. */
+export interface ReplicaTiming {
+  identityLeaseDurationSeconds?: number;
+  identityRenewIntervalMs?: number;
+  identityGcPeriodMs?: number;
+  endpointReconcileIntervalMs?: number;
+  /** TTL of the master leases and of the replica records. */
+  endpointLeaseTtlSeconds?: number;
+}
+
 export interface ResolvedOptions extends SecurityOptions {
   port: number;
+  endpointReconcilerType: 'lease' | 'master-count' | 'none';
+  apiserverCount: number;
+  replicaTiming: ReplicaTiming;
   bindAddress: string;
   advertiseAddress: string;
   storeHealthTimeoutMs: number;
@@ -222,9 +241,20 @@ export function resolveOptions(o: ServerOptions = {}): ResolvedOptions {
   if (enablePriorityAndFairness && maxRequestsInflight + maxMutatingRequestsInflight <= 0) {
     throw new OptionsError(`invalid configuration: MaxRequestsInFlight=${maxRequestsInflight} and MaxMutatingRequestsInFlight=${maxMutatingRequestsInflight}; they must add up to something positive`);
   }
+  const endpointReconcilerType = o.endpointReconcilerType || 'lease';
+  if (endpointReconcilerType !== 'lease' && endpointReconcilerType !== 'master-count' && endpointReconcilerType !== 'none') {
+    throw new OptionsError(`Reconciler not implemented: ${endpointReconcilerType}`);
+  }
+  const apiserverCount = o.apiserverCount ?? 1;
+  if (!Number.isInteger(apiserverCount) || apiserverCount <= 0) {
+    throw new OptionsError(`--apiserver-count should be a positive number, but value '${apiserverCount}' provided`);
+  }
   return {
     ...securityOptions(o),
     port,
+    endpointReconcilerType,
+    apiserverCount,
+    replicaTiming: o.replicaTiming ?? {},
     bindAddress,
     advertiseAddress: o.advertiseAddress || (bindAddress === '0.0.0.0' || bindAddress === '' ? '127.0.0.1' : bindAddress === '::' ? '::1' : bindAddress),
     storeHealthTimeoutMs: nonNegative('--etcd-healthcheck-timeout', o.storeHealthTimeoutMs, 2000),

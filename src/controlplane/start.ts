@@ -42,6 +42,7 @@ import { createAuditing } from '../audit/options.ts';
 import { encryptingStore, kmsHealthChecks, openEncryption } from './encryption.ts';
 import { startFlowControl } from '../flowcontrol/index.ts';
 import { tracePhase } from './start-trace.ts';
+import { registerReplicaTrust, startReplicaHooks } from './replica-hooks.ts';
 
 /** Secure health ports kube-apiserver probes for `componentstatuses`. */
 const KUBE_SCHEDULER_PORT = 10259;
@@ -131,6 +132,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       serviceAccountIssuer(o),
     ]);
     tracePhase('certificates and service account key ready');
+    // Replicas on one store must share keys and CAs: refused here, before anything is served (./replica-check.ts).
+    const replica = await registerReplicaTrust(o, opened, pki, saIssuer);
+    cleanups.push(() => replica.stop());
     // One Metrics for the whole server: the store's calls, admission, the chain and the watch handler feed it.
     const metrics = new Metrics({ showHiddenForVersion: o.showHiddenMetricsForVersion });
     const store = instrumentStore(shared, metrics, resourceResolver(catalog));
@@ -241,6 +245,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       await ensureBootstrapPolicy({ registry, log: o.log, gate: (g) => gates.enabled(g) });
     }
     tracePhase('controllers and bootstrap policy done');
+    // Identity lease and the `kubernetes` endpoints: registered last, so a graceful stop removes this replica's
+    // endpoint first, while the listener still serves.
+    const hooks = await startReplicaHooks(o, { registry, store: opened, port: server.port, identity: gates.enabled('APIServerIdentity') });
+    cleanups.push(() => hooks.stop());
     server.markStarted();
     markReady();
     tracePhase('ready');

@@ -24,6 +24,8 @@ export interface OpenStoreOptions {
   readonly keyPrefix?: string;
   /** sqlite/memory: compact history older than this (default 5 minutes). */
   readonly historyRetentionMs?: number;
+  /** etcd: how often to compact (default 5 minutes; 0 = never, for a second connection that only reads and writes a few keys). */
+  readonly compactionIntervalMs?: number;
 }
 
 /** The file the sqlite backend uses inside `dataDir`. */
@@ -49,6 +51,7 @@ export async function openStore(opts: OpenStoreOptions): Promise<Store> {
         certFile: opts.etcdCertFile,
         keyFile: opts.etcdKeyFile,
         keyPrefix: opts.keyPrefix,
+        ...(opts.compactionIntervalMs !== undefined ? { compactionIntervalMs: opts.compactionIntervalMs } : {}),
       });
     }
     default:

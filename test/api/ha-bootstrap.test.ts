@@ -5,16 +5,18 @@
  * exactly one of them holds the controller lease, and when it stops gracefully it releases the lease so
  * another takes over at once. Skips (printing why) when no etcd binary is installed.
  */
+import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEtcd, type EtcdProcess } from '../support/etcd.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { sharedCertDir, startTestServer, type TestServer } from '../support/server.ts';
 
 let etcd: EtcdProcess | undefined;
 let servers: TestServer[] = [];
 const stopped = new Set<number>();
 const logs: string[][] = [[], [], []];
 let skip: string | false = false;
+let certDir: string | undefined;
 let startErrors: string[] = [];
 
 const LEASE = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager';
@@ -26,7 +28,9 @@ before(async () => {
     process.stderr.write('skipping HA bootstrap test: no etcd binary\n');
     return;
   }
+  certDir = await sharedCertDir();
   const opts = (i: number) => ({
+    certDir,
     storage: 'etcd' as const, etcdServers: [etcd!.endpoint], etcdPrefix: `/keelson-ha-${process.pid}`,
     leaderElection: { identity: `replica-${i}`, leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 500 },
     log: (line: string) => { logs[i]!.push(line); },
@@ -41,6 +45,7 @@ before(async () => {
 after(async () => {
   for (const [i, s] of servers.entries()) if (!stopped.has(i)) await s.stop();
   await etcd?.stop();
+  if (certDir) rmSync(certDir, { recursive: true, force: true });
 });
 
 async function names(s: TestServer, path: string): Promise<string[]> {

@@ -5,14 +5,16 @@
  * watches on B may lag only by B's watch cache. Skips (printing why) when no etcd binary is installed.
  */
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { startEtcd, type EtcdProcess } from '../support/etcd.ts';
-import { eventually, startTestServer, type TestServer } from '../support/server.ts';
+import { eventually, sharedCertDir, startTestServer, type TestServer } from '../support/server.ts';
 
 let etcd: EtcdProcess | undefined;
 let a: TestServer | undefined;
 let b: TestServer | undefined;
 let skip: string | false = false;
+let certDir: string | undefined;
 
 before(async () => {
   etcd = await startEtcd();
@@ -21,7 +23,8 @@ before(async () => {
     process.stderr.write(`skipping HA consistent-read tests: ${skip}\n`);
     return;
   }
-  const opts = { storage: 'etcd' as const, etcdServers: [etcd.endpoint], etcdPrefix: `/keelson-ha-reads-${process.pid}`, authorizationMode: ['AlwaysAllow'] };
+  certDir = await sharedCertDir();
+  const opts = { certDir, storage: 'etcd' as const, etcdServers: [etcd.endpoint], etcdPrefix: `/keelson-ha-reads-${process.pid}`, authorizationMode: ['AlwaysAllow'] };
   a = await startTestServer(opts);
   b = await startTestServer(opts);
 });
@@ -30,6 +33,7 @@ after(async () => {
   await b?.stop();
   await a?.stop();
   await etcd?.stop();
+  if (certDir) rmSync(certDir, { recursive: true, force: true });
 });
 
 const base = '/api/v1/namespaces/default/configmaps';

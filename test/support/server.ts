@@ -69,12 +69,14 @@ export interface TestServer {
 export interface TestServerOptions extends Omit<ServerOptions, 'port'> {
   /** Default 'memory'. 'sqlite' uses a fresh temp dir unless `dataDir` is given. */
   storage?: ServerOptions['storage'];
+  /** Listen here instead of 127.0.0.1 on a random port (replicas on 127.0.0.x sharing one port). */
+  listen?: { host: string; port: number };
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const ownDir = opts.dataDir ? undefined : mkdtempSync(path.join(tmpdir(), 'keelson-test-'));
   const dataDir = opts.dataDir ?? ownDir!;
-  const server = await startServer({ storage: 'memory', ...opts, port: 0, bindAddress: '127.0.0.1', dataDir, writeKubeconfig: opts.writeKubeconfig ?? path.join(dataDir, 'kubeconfig') });
+  const server = await startServer({ storage: 'memory', ...opts, port: opts.listen?.port ?? 0, bindAddress: opts.listen?.host ?? '127.0.0.1', dataDir, writeKubeconfig: opts.writeKubeconfig ?? path.join(dataDir, 'kubeconfig') });
   const agent = new https.Agent({ keepAlive: true, maxSockets: 16 });
   const anonAgent = new https.Agent({ keepAlive: true, maxSockets: 16 });
   const base = new URL(server.url);
@@ -93,7 +95,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       Object.assign(tls, { cert: user.certPem, key: user.keyPem });
       agentFor = false;
     }
-    return { ...tls, agent: agentFor, method, hostname: '127.0.0.1', port: base.port, path: p, headers };
+    return { ...tls, agent: agentFor, method, hostname: opts.listen?.host ?? '127.0.0.1', port: base.port, path: p, headers };
   }
 
   function bodyOf(o: RequestOptions): Buffer | undefined {
@@ -263,4 +265,16 @@ export async function eventually<T>(what: string, check: () => Promise<T> | T, t
 let seq = 0;
 export function uniqueName(prefix = 't'): string {
   return `${prefix}-${process.pid.toString(36)}-${(seq++).toString(36)}`;
+}
+
+/**
+ * A cert dir (CA, serving certificate, service-account key) for several servers on one store: replicas must share
+ * their trust material, or the later ones are refused at start (src/controlplane/replica-check.ts). Made by starting
+ * and stopping a throwaway server on it; the caller removes the dir.
+ */
+export async function sharedCertDir(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'keelson-certs-'));
+  const s = await startTestServer({ certDir: dir });
+  await s.stop();
+  return dir;
 }

@@ -42,6 +42,21 @@ void it('copies every key and byte, in the source modRevision order', async () =
   await target.close();
 });
 
+void it('leaves the replicas\' runtime state (master leases, trust records) behind, in the source and the target', async () => {
+  const source = new MemoryStore({ keyPrefix: '/registry/' });
+  await source.create('/registry/configmaps/default/a', enc('{}'));
+  await source.create('/registry/masterleases/192.0.2.1', enc('{}'), { ttlSeconds: 15 });
+  await source.create('/registry/apiserver-replicas/u1', enc('{}'), { ttlSeconds: 15 });
+  const target = new MemoryStore({ keyPrefix: '/registry/' });
+  // A target that a replica touched once is still empty of objects.
+  await target.create('/registry/masterleases/192.0.2.2', enc('{}'), { ttlSeconds: 15 });
+  const s = await copyStore(source, target);
+  assert.equal(s.keys, 1);
+  assert.deepEqual((await readAll(target, '/registry/')).items.map((kv) => kv.key).sort(), ['/registry/configmaps/default/a', '/registry/masterleases/192.0.2.2']);
+  await source.close();
+  await target.close();
+});
+
 void it('refuses a non-empty target unless forced; force replaces its contents', async () => {
   const source = await filledSource();
   const target = new MemoryStore({ keyPrefix: '/registry/' });

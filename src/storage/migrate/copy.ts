@@ -21,6 +21,13 @@ export const REGISTRY_ROOT = '/registry/';
  * never an object of the target, only the data a migration in place is moving away from.
  */
 const LEGACY_ROOT = `${REGISTRY_ROOT}registry/`;
+/**
+ * Runtime state of the replicas that wrote the source, with TTLs that cannot be carried over (the `kubernetes`
+ * Service's master leases, the replica trust records): not objects, and stale in any other store.
+ */
+const RUNTIME_ROOTS = [`${REGISTRY_ROOT}masterleases/`, `${REGISTRY_ROOT}apiserver-replicas/`];
+/** Whether a key under /registry/ is an object the copy carries. */
+const isObjectKey = (key: string): boolean => !key.startsWith(LEGACY_ROOT) && !RUNTIME_ROOTS.some((r) => key.startsWith(r));
 /** kube-apiserver's `--event-ttl` default, the TTL our registry gives events (registry/create.ts). */
 const EVENT_TTL_SECONDS = 3600;
 const PAGE = 500;
@@ -75,7 +82,7 @@ export function resourceOf(key: string): string {
 
 export async function copyStore(source: Store, target: Store, opts: CopyOptions = {}): Promise<CopySummary> {
   const log = opts.log ?? (() => {});
-  const existing = (await readAll(target, REGISTRY_ROOT)).items.filter((kv) => !kv.key.startsWith(LEGACY_ROOT));
+  const existing = (await readAll(target, REGISTRY_ROOT)).items.filter((kv) => isObjectKey(kv.key));
   if (existing.length > 0 && !opts.force) {
     throw new MigrationError(
       `the target is not empty: it holds ${existing.length} keys under ${REGISTRY_ROOT} (e.g. ${existing[0]!.key}); ` +
@@ -84,7 +91,7 @@ export async function copyStore(source: Store, target: Store, opts: CopyOptions 
   }
   const { revision, items } = await readAll(source, REGISTRY_ROOT);
   // Old-layout keys of an etcd source are not objects; they never occur in a store the server wrote.
-  const objects = items.filter((kv) => !kv.key.startsWith(LEGACY_ROOT)).sort((a, b) => a.modRevision - b.modRevision);
+  const objects = items.filter((kv) => isObjectKey(kv.key)).sort((a, b) => a.modRevision - b.modRevision);
   log(`read ${objects.length} keys from the source at revision ${revision}`);
   for (const kv of existing) {
     const res = await target.delete(kv.key);
@@ -111,10 +118,10 @@ export async function copyStore(source: Store, target: Store, opts: CopyOptions 
     if (objects.length > 5000 && (i / window) % 10 === 0) log(`copied ${Math.min(i + window, objects.length)}/${objects.length}`);
   }
   // A final count: nothing may have been lost or added on the way.
-  const written = (await target.range(REGISTRY_ROOT, { countOnly: true })).count;
-  const legacyLeft = (await target.range(LEGACY_ROOT, { countOnly: true })).count;
-  if (written - legacyLeft !== objects.length) {
-    throw new MigrationError(`the target holds ${written - legacyLeft} keys after the copy, expected ${objects.length}`);
+  let written = (await target.range(REGISTRY_ROOT, { countOnly: true })).count;
+  for (const other of [LEGACY_ROOT, ...RUNTIME_ROOTS]) written -= (await target.range(other, { countOnly: true })).count;
+  if (written !== objects.length) {
+    throw new MigrationError(`the target holds ${written} keys after the copy, expected ${objects.length}`);
   }
   return { sourceRevision: revision, keys: objects.length, bytes, perResource, replaced: existing.length };
 }
