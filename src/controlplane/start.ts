@@ -41,6 +41,7 @@ import { objectCounter, resourceResolver, storageSize } from './storage-metrics.
 import { createAuditing } from '../audit/options.ts';
 import { encryptingStore, kmsHealthChecks, openEncryption } from './encryption.ts';
 import { startFlowControl } from '../flowcontrol/index.ts';
+import { registerFlowControlMetrics } from '../flowcontrol/metrics.ts';
 import { tracePhase } from './start-trace.ts';
 import { registerReplicaTrust, startReplicaHooks } from './replica-hooks.ts';
 
@@ -210,6 +211,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       ? await startFlowControl({ registry, serverConcurrencyLimit: o.maxRequestsInflight + o.maxMutatingRequestsInflight, watchList: gates.enabled('WatchList'), log: o.log, resources: () => catalog.all() })
       : undefined;
     if (apf) cleanups.push(() => Promise.resolve(apf.stop()));
+    if (apf) registerFlowControlMetrics(metrics.registry, apf.controller);
     tracePhase('flow control ready');
     server = await createApiServer({
       ...(apf ? { flowControl: apf.controller } : {}),

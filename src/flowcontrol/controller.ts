@@ -67,8 +67,20 @@ export interface PriorityLevelSnapshot extends QueueSetStats {
 export interface FlowControlSnapshot {
   readonly priorityLevels: readonly PriorityLevelSnapshot[];
   /** Requests dispatched and rejected per `flowSchema` and `priorityLevel`. */
-  readonly flowSchemas: readonly { flowSchema: string; priorityLevel: string; dispatched: number; rejected: Readonly<Record<RejectReason, number>> }[];
+  readonly flowSchemas: readonly SchemaStats[];
 }
+
+/** Requests of one FlowSchema at one priority level: totals, and how many wait in a queue or execute now. */
+export interface SchemaStats {
+  readonly flowSchema: string;
+  readonly priorityLevel: string;
+  readonly dispatched: number;
+  readonly rejected: Readonly<Record<RejectReason, number>>;
+  readonly waiting: number;
+  readonly executing: number;
+}
+
+type MutableSchemaStats = { -readonly [K in keyof SchemaStats]: SchemaStats[K] } & { rejected: Record<RejectReason, number> };
 
 /** What the metrics side reads; nothing in it changes the controller. */
 export interface FlowControlStats {
@@ -106,7 +118,7 @@ export class FlowController implements FlowControlStats {
   private readonly objectCounts: ObjectCounter;
   private readonly countTracker: ObjectCountTracker | undefined;
   private readonly dropped = new DroppedRequestsTracker();
-  private readonly perSchema = new Map<string, { flowSchema: string; priorityLevel: string; dispatched: number; rejected: Record<RejectReason, number> }>();
+  private readonly perSchema = new Map<string, MutableSchemaStats>();
   /** Dangling conditions being written, so a write is not repeated while in flight. */
   private readonly statusWrites = new Set<string>();
 
@@ -167,21 +179,29 @@ export class FlowController implements FlowControlStats {
     });
     if (level.exempt) {
       stats.dispatched++;
-      return decision(level.queues.start(ONE_SEAT, 0n, deadlineMs));
+      const a = level.queues.start(ONE_SEAT, 0n, deadlineMs);
+      return decision(a instanceof Promise ? a.then((x) => executing(stats, x)) : executing(stats, a));
     }
     const qc = level.queues.config;
     const hash = qc.queues > 1 ? this.flowHash(fs.name, flowDistinguisher(fs, d)) : 0n;
     const estimate = estimateWork(d.info, query, level.maxSeats, { objectCount: this.objectCounts, watchCount: (i) => this.watches.interested(i), watchList: this.opts.watchList });
     const admission = level.queues.start(estimate, hash, deadlineMs, signal);
     const count = (a: Admission): Admission => {
-      if (a.execute) stats.dispatched++;
-      else {
-        stats.rejected[a.reason]++;
-        if (a.reason !== 'cancelled') this.dropped.record(level.name);
+      if (a.execute) {
+        stats.dispatched++;
+        return executing(stats, a);
       }
+      stats.rejected[a.reason]++;
+      if (a.reason !== 'cancelled') this.dropped.record(level.name);
       return a;
     };
-    return decision(admission instanceof Promise ? admission.then(count) : count(admission));
+    if (!(admission instanceof Promise)) return decision(count(admission));
+    // Queued: counted as waiting until it is dispatched or rejected.
+    stats.waiting++;
+    return decision(admission.then((a) => {
+      stats.waiting--;
+      return count(a);
+    }));
   }
 
   /** The Retry-After (seconds) for a request this level just refused. */
@@ -210,12 +230,12 @@ export class FlowController implements FlowControlStats {
     if (cached && cached.priorityLevel === pl) return cached;
     const key = `${fs.name}\u0000${pl}`;
     let s = this.perSchema.get(key);
-    if (!s) this.perSchema.set(key, (s = { flowSchema: fs.name, priorityLevel: pl, dispatched: 0, rejected: EMPTY_REJECTS() }));
+    if (!s) this.perSchema.set(key, (s = { flowSchema: fs.name, priorityLevel: pl, dispatched: 0, rejected: EMPTY_REJECTS(), waiting: 0, executing: 0 }));
     this.statsOf.set(fs, s);
     return s;
   }
 
-  private readonly statsOf = new WeakMap<CompiledFlowSchema, { flowSchema: string; priorityLevel: string; dispatched: number; rejected: Record<RejectReason, number> }>();
+  private readonly statsOf = new WeakMap<CompiledFlowSchema, MutableSchemaStats>();
 
   private flowHash(fs: string, distinguisher: string): bigint {
     const key = `${fs}\u0000${distinguisher}`;
@@ -416,5 +436,20 @@ function specCommons(pl: KObject): { shares: number; lendablePercent: number | u
     shares: num(l['nominalConcurrencyShares']) ?? (spec['limited'] ? 30 : 0),
     lendablePercent: num(l['lendablePercent']),
     borrowingLimitPercent: spec['limited'] ? num(l['borrowingLimitPercent']) : undefined,
+  };
+}
+
+/** Counts an admitted request as executing under its FlowSchema until it finishes. */
+function executing(stats: MutableSchemaStats, a: Admission): Admission {
+  if (!a.execute) return a;
+  stats.executing++;
+  let done = false;
+  return {
+    execute: true, waitedMs: a.waitedMs, finish: () => {
+      if (done) return;
+      done = true;
+      stats.executing--;
+      a.finish();
+    },
   };
 }

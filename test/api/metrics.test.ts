@@ -190,6 +190,36 @@ void test('apiserver_storage_size_bytes: the sqlite file under storage_cluster_i
   assert.ok(!fams.has('apiserver_storage_db_total_size_in_bytes'));
 });
 
+void test('apiserver_flowcontrol_*: requests dispatched per priority level and FlowSchema, the levels\' seats, none waiting at rest', async () => {
+  const dispatchedFor = (f: Map<string, Family>, fs: string, pl: string) =>
+    find(family(f, 'apiserver_flowcontrol_dispatched_requests_total'), 'apiserver_flowcontrol_dispatched_requests_total', { priority_level: pl, flow_schema: fs })?.value ?? 0;
+  const before = await scrape();
+  // The admin is in system:masters: FlowSchema exempt at the exempt level. The plain token user and the scraping
+  // user are global-default (no other schema matches them).
+  assert.equal((await srv.request('GET', '/api/v1/namespaces/default', { user: { token: PLAIN_TOKEN } })).status, 403);
+  for (let i = 0; i < 2; i++) assert.equal((await srv.request('GET', '/api/v1/namespaces/default')).status, 200);
+  const fams = await scrape();
+  const d = family(fams, 'apiserver_flowcontrol_dispatched_requests_total');
+  assert.equal(d.type, 'counter');
+  assert.equal(d.help, '[BETA] Number of requests executed by API Priority and Fairness subsystem');
+  assert.ok(dispatchedFor(fams, 'exempt', 'exempt') >= dispatchedFor(before, 'exempt', 'exempt') + 2);
+  // The plain user's request and the second scrape (the first counted itself).
+  assert.equal(dispatchedFor(fams, 'global-default', 'global-default'), dispatchedFor(before, 'global-default', 'global-default') + 2);
+  const nominal = family(fams, 'apiserver_flowcontrol_nominal_limit_seats');
+  assert.equal(nominal.type, 'gauge');
+  assert.deepEqual(nominal.samples.map((s) => s.labels['priority_level']).sort(),
+    ['catch-all', 'exempt', 'global-default', 'leader-election', 'node-high', 'system', 'workload-high', 'workload-low']);
+  assert.ok(nominal.samples.every((s) => Number.isInteger(s.value) && (s.labels['priority_level'] === 'exempt' ? s.value === 0 : s.value > 0)));
+  for (const name of ['apiserver_flowcontrol_lower_limit_seats', 'apiserver_flowcontrol_upper_limit_seats', 'apiserver_flowcontrol_current_limit_seats']) {
+    assert.equal(family(fams, name).samples.length, 8, name);
+  }
+  const waiting = family(fams, 'apiserver_flowcontrol_current_inqueue_requests');
+  assert.ok(waiting.samples.every((s) => s.value === 0));
+  // The scrape itself is the one request executing while its snapshot is taken.
+  const executing = family(fams, 'apiserver_flowcontrol_current_executing_requests');
+  assert.equal(executing.samples.reduce((n, s) => n + s.value, 0), 1);
+});
+
 void test('counters move between scrapes', async () => {
   const count = (f: Map<string, Family>) => find(family(f, 'apiserver_request_total'), 'apiserver_request_total', { verb: 'GET', resource: 'namespaces', scope: 'resource', code: '200' })?.value ?? 0;
   const before = count(await scrape());

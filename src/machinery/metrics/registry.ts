@@ -95,8 +95,11 @@ export class MetricsRegistry {
     return [this.prom];
   }
 
-  counter<L extends string>(o: FamilyOptions<L>): Counter<L> {
-    return new Counter<L>({ name: o.name, help: this.#help(o), labelNames: o.labelNames ?? [], registers: this.#registers(o) });
+  counter<L extends string>(o: FamilyOptions<L> & { collect?: () => void | Promise<void> }): Counter<L> {
+    return new Counter<L>({
+      name: o.name, help: this.#help(o), labelNames: o.labelNames ?? [], registers: this.#registers(o),
+      ...(o.collect ? { collect: o.collect } : {}),
+    });
   }
 
   gauge<L extends string>(o: FamilyOptions<L> & { collect?: () => void | Promise<void> }): Gauge<L> {
