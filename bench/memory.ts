@@ -16,6 +16,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, freePort } from '../test/acceptance/keelson-process.ts';
+import { readyzStatus } from './http/readyz.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const STEPS = QUICK ? [10_000] : [10_000, 100_000];
@@ -105,17 +106,6 @@ async function create(agent: https.Agent, port: number, kind: 'ConfigMap' | 'Sec
 
 const mb = (bytes: number): number => bytes / 1024 / 1024;
 
-function readyz(port: number): Promise<number> {
-  return new Promise((resolve) => {
-    const req = https.get({ host: '127.0.0.1', port, path: '/readyz', rejectUnauthorized: false, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.setTimeout(1000, () => req.destroy());
-    req.on('error', () => resolve(0));
-  });
-}
-
 /** Spawns `bin/keelson.mjs` on `dataDir`, returns ms to /readyz 200 and the RSS then (from /proc), then stops it. */
 async function restartToReady(dataDir: string): Promise<{ ms: number; rssMb: number }> {
   const port = await freePort();
@@ -126,7 +116,7 @@ async function restartToReady(dataDir: string): Promise<{ ms: number; rssMb: num
     for (;;) {
       if (child.exitCode !== null) throw new Error('keelson exited before ready');
       if (performance.now() - t0 > TIMEOUT_MS) throw new Error('not ready in time');
-      if ((await readyz(port)) === 200) {
+      if ((await readyzStatus(port)) === 200) {
         const ms = performance.now() - t0;
         const status = execFileSync('cat', [`/proc/${child.pid}/status`], { encoding: 'utf8' });
         const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);

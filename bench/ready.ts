@@ -7,24 +7,13 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, REPO_ROOT } from '../test/acceptance/keelson-process.ts';
+import { readyzStatus } from './http/readyz.ts';
 
 const ROUNDS = process.env.BENCH_QUICK === '1' ? 1 : 3;
 const TIMEOUT_MS = 300_000;
-
-function get(port: number): Promise<number> {
-  return new Promise((resolve) => {
-    const req = https.get({ host: '127.0.0.1', port, path: '/readyz', rejectUnauthorized: false, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.setTimeout(1000, () => req.destroy());
-    req.on('error', () => resolve(0));
-  });
-}
 
 /**
  * CPU time (user + system, ms) the process has used so far, from /proc (Linux): on a shared machine the wall
@@ -57,7 +46,7 @@ async function timeToReady(args: string[], port: number): Promise<number> {
     for (;;) {
       if (done) throw new Error(`${args.join(' ')} exited before ready:\n${err}`);
       if (performance.now() - t0 > TIMEOUT_MS) throw new Error(`not ready within ${TIMEOUT_MS} ms`);
-      if ((await get(port)) === 200) {
+      if ((await readyzStatus(port)) === 200) {
         lastCpu = cpuMs(child.pid!);
         return performance.now() - t0;
       }
