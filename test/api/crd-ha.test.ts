@@ -4,37 +4,29 @@
  * through the other, and deleting the CRD through the second removes the API from both.
  * Skips (printing why) when no etcd binary is installed.
  */
-import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEtcd, type EtcdProcess } from '../support/etcd.ts';
-import { sharedCertDir, startTestServer, type TestServer } from '../support/server.ts';
+import { startReplicasOnEtcd, type EtcdReplicas } from '../support/etcd-replicas.ts';
+import type { TestServer } from '../support/server.ts';
 import { crdManifest, waitFor } from './crd-support.ts';
 
-let etcd: EtcdProcess | undefined;
+let replicas: EtcdReplicas | undefined;
 let a: TestServer | undefined;
 let b: TestServer | undefined;
 let skip: string | false = false;
-let certDir: string | undefined;
 
 before(async () => {
-  etcd = await startEtcd();
-  if (!etcd) {
+  replicas = await startReplicasOnEtcd(2, { etcdPrefix: `/keelson-crd-${process.pid}`, authorizationMode: ['AlwaysAllow'] });
+  if (!replicas) {
     skip = 'no etcd binary';
     process.stderr.write('skipping CRD HA test: no etcd binary\n');
     return;
   }
-  certDir = await sharedCertDir();
-  const opts = { certDir, storage: 'etcd' as const, etcdServers: [etcd.endpoint], etcdPrefix: `/keelson-crd-${process.pid}`, authorizationMode: ['AlwaysAllow'] };
-  a = await startTestServer(opts);
-  b = await startTestServer(opts);
+  [a, b] = replicas.servers;
 });
 
 after(async () => {
-  await b?.stop();
-  await a?.stop();
-  await etcd?.stop();
-  if (certDir) rmSync(certDir, { recursive: true, force: true });
+  await replicas?.stop();
 });
 
 void test('a CRD created on one server is served by the other, and goes away on both', async (t) => {

@@ -5,35 +5,27 @@
  * watches on B may lag only by B's watch cache. Skips (printing why) when no etcd binary is installed.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { startEtcd, type EtcdProcess } from '../support/etcd.ts';
-import { eventually, sharedCertDir, startTestServer, type TestServer } from '../support/server.ts';
+import { startReplicasOnEtcd, type EtcdReplicas } from '../support/etcd-replicas.ts';
+import { eventually, type TestServer } from '../support/server.ts';
 
-let etcd: EtcdProcess | undefined;
+let replicas: EtcdReplicas | undefined;
 let a: TestServer | undefined;
 let b: TestServer | undefined;
 let skip: string | false = false;
-let certDir: string | undefined;
 
 before(async () => {
-  etcd = await startEtcd();
-  if (!etcd) {
+  replicas = await startReplicasOnEtcd(2, { etcdPrefix: `/keelson-ha-reads-${process.pid}`, authorizationMode: ['AlwaysAllow'] });
+  if (!replicas) {
     skip = 'no etcd binary (install etcd-server or set KEELSON_ETCD_BIN)';
     process.stderr.write(`skipping HA consistent-read tests: ${skip}\n`);
     return;
   }
-  certDir = await sharedCertDir();
-  const opts = { certDir, storage: 'etcd' as const, etcdServers: [etcd.endpoint], etcdPrefix: `/keelson-ha-reads-${process.pid}`, authorizationMode: ['AlwaysAllow'] };
-  a = await startTestServer(opts);
-  b = await startTestServer(opts);
+  [a, b] = replicas.servers;
 });
 
 after(async () => {
-  await b?.stop();
-  await a?.stop();
-  await etcd?.stop();
-  if (certDir) rmSync(certDir, { recursive: true, force: true });
+  await replicas?.stop();
 });
 
 const base = '/api/v1/namespaces/default/configmaps';
