@@ -1,7 +1,7 @@
 /**
  * kube-apiserver's apiserver_flowcontrol_* families (apiserver/pkg/util/flowcontrol/metrics, v1.33 names, labels,
- * help and stability) read from the controller's snapshot when /metrics is scraped, so the request path only bumps
- * plain counters. Not served: the timing-ratio histograms, R/S bounds, demand and wait-duration families.
+ * help and stability; labels in sorted order, as client_golang prints them) read from the controller's snapshot
+ * when /metrics is scraped, so the request path only bumps plain counters. Not served: the timing-ratio histograms, R/S bounds, demand and wait-duration families.
  */
 import type { MetricsRegistry } from '../machinery/metrics/registry.ts';
 import type { FlowControlStats, FlowControlSnapshot, PriorityLevelSnapshot, SchemaStats } from './controller.ts';
@@ -10,19 +10,14 @@ type Pl = 'priority_level';
 type PlFs = 'priority_level' | 'flow_schema';
 
 export function registerFlowControlMetrics(reg: MetricsRegistry, stats: FlowControlStats): void {
-  // One snapshot per scrape, shared by every family's collect (they run one after another in one scrape).
-  let cached: { at: number; snap: FlowControlSnapshot } | undefined;
-  const snap = (): FlowControlSnapshot => {
-    const now = Date.now();
-    if (!cached || now - cached.at > 100) cached = { at: now, snap: stats.snapshot() };
-    return cached.snap;
-  };
+  // A fresh snapshot per family: a few levels and schemas, so cheaper than any cache that could go stale.
+  const snap = (): FlowControlSnapshot => stats.snapshot();
   const perSchema = (name: string, help: string, stabilityLevel: 'ALPHA' | 'BETA', value: (s: SchemaStats) => number): void => {
     const g = reg.gauge<PlFs>({
-      name, help, stabilityLevel, labelNames: ['priority_level', 'flow_schema'],
+      name, help, stabilityLevel, labelNames: ['flow_schema', 'priority_level'],
       collect: () => {
         g.reset();
-        for (const s of snap().flowSchemas) g.set({ priority_level: s.priorityLevel, flow_schema: s.flowSchema }, value(s));
+        for (const s of snap().flowSchemas) g.set({ flow_schema: s.flowSchema, priority_level: s.priorityLevel }, value(s));
       },
     });
   };
@@ -38,20 +33,20 @@ export function registerFlowControlMetrics(reg: MetricsRegistry, stats: FlowCont
 
   const rejected = reg.counter<PlFs | 'reason'>({
     name: 'apiserver_flowcontrol_rejected_requests_total', help: 'Number of requests rejected by API Priority and Fairness subsystem',
-    stabilityLevel: 'BETA', labelNames: ['priority_level', 'flow_schema', 'reason'],
+    stabilityLevel: 'BETA', labelNames: ['flow_schema', 'priority_level', 'reason'],
     collect: () => {
       rejected.reset();
       for (const s of snap().flowSchemas) {
-        for (const [reason, n] of Object.entries(s.rejected)) if (n > 0) rejected.inc({ priority_level: s.priorityLevel, flow_schema: s.flowSchema, reason }, n);
+        for (const [reason, n] of Object.entries(s.rejected)) if (n > 0) rejected.inc({ flow_schema: s.flowSchema, priority_level: s.priorityLevel, reason }, n);
       }
     },
   });
   const dispatched = reg.counter<PlFs>({
     name: 'apiserver_flowcontrol_dispatched_requests_total', help: 'Number of requests executed by API Priority and Fairness subsystem',
-    stabilityLevel: 'BETA', labelNames: ['priority_level', 'flow_schema'],
+    stabilityLevel: 'BETA', labelNames: ['flow_schema', 'priority_level'],
     collect: () => {
       dispatched.reset();
-      for (const s of snap().flowSchemas) if (s.dispatched > 0) dispatched.inc({ priority_level: s.priorityLevel, flow_schema: s.flowSchema }, s.dispatched);
+      for (const s of snap().flowSchemas) if (s.dispatched > 0) dispatched.inc({ flow_schema: s.flowSchema, priority_level: s.priorityLevel }, s.dispatched);
     },
   });
   perSchema('apiserver_flowcontrol_current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', 'BETA', (s) => s.waiting);
