@@ -197,11 +197,31 @@ export async function listen(o: ListenerOptions): Promise<Listener> {
         ]);
         clearTimeout(timer);
       }
+      // A handler resolves once it has called end(); its last bytes (a watch's final chunk) may still sit in
+      // the socket's buffer. End the sockets after their writes flush and give that a moment before the
+      // hard destroy, so a client sees a complete stream rather than a reset.
+      await flushThenClose(sockets, 1000);
       for (const s of sessions) s.destroy();
       for (const s of sockets) s.destroy();
       await closed;
     },
   };
+}
+
+/** Half-closes each socket once its pending writes are flushed; resolves when all closed or after `ms`. */
+async function flushThenClose(sockets: ReadonlySet<TLSSocket>, ms: number): Promise<void> {
+  const open = [...sockets].filter((s) => !s.destroyed);
+  if (open.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(open.map((s) => new Promise<void>((resolve) => {
+      s.once('close', () => resolve());
+      // An HTTP/2 session closes its own socket once its streams end (session.close() above).
+      if ((s as TLSSocket).alpnProtocol !== 'h2') s.destroySoon();
+    }))),
+    new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); }),
+  ]);
+  clearTimeout(timer);
 }
 
 /**
