@@ -10,10 +10,10 @@ import { mkdir, readFile, writeFile, stat } from 'node:fs/promises';
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import * as certsModule from './certs.ts';
 import type { Issued } from './certs.ts';
 
-// @peculiar/x509 takes ~350 ms to load: only pay for it when something has to be issued.
-const certs = (): Promise<typeof import('./certs.ts')> => import('./certs.ts');
+const certs = (): Promise<typeof certsModule> => Promise.resolve(certsModule);
 
 export interface PkiOptions {
   readonly dataDir?: string;
