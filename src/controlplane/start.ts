@@ -31,7 +31,7 @@ import { withServingGates } from '../features/serving.ts';
 import { buildRequestAuthentication } from '../authn/setup.ts';
 import { buildRequestAuthorization } from '../authz/setup.ts';
 import { rbacStorageGuard } from '../registry/rbac/guard.ts';
-import { serviceAccountIssuer } from '../authn/serviceaccount/index.ts';
+import { generateSigningKeyAhead, serviceAccountIssuer } from '../authn/serviceaccount/index.ts';
 import { tokenRequestSubresource } from '../authn/serviceaccount/token-request.ts';
 import { startCrdController } from '../controllers/crd-controller.ts';
 import { buildAdmission, type AdmissionChain } from '../admission/index.ts';
@@ -103,17 +103,34 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     // The audit policy and backends first: a bad file refuses to start before anything is opened or written.
     // Registered first, so stopped last: every request the listener still serves is recorded.
     tracePhase('startServer entered');
+    // A first start's RSA service account key takes 100–350 ms in libuv's pool: begin before anything else.
+    generateSigningKeyAhead({ certDir: o.certDir, signingKeyFile: o.serviceAccounts?.signingKeyFile });
     const auditing = await createAuditing(o.audit, o.log);
     if (auditing) cleanups.push(() => auditing.shutdown());
     // A malformed --encryption-provider-config refuses the start before any file or connection is opened.
     const encryption = await openEncryption(o);
     if (encryption) cleanups.push(() => Promise.resolve(encryption.close()));
     const catalog = builtinCatalog({ runtimeConfig: o.runtimeConfig });
-    const opened = await openStore({
+    let lockHeld!: () => void;
+    const locked = new Promise<void>((resolve) => (lockHeld = resolve));
+    const opening = openStore({
       kind: o.storage, dataDir: o.dataDir, etcdServers: o.etcdServers, etcdPrefix: o.etcdPrefix,
       etcdCaFile: o.etcdCaFile, etcdCertFile: o.etcdCertFile, etcdKeyFile: o.etcdKeyFile, keyPrefix: REGISTRY_PREFIX,
-      historyRetentionMs: o.historyRetentionMs,
+      historyRetentionMs: o.historyRetentionMs, onLocked: lockHeld,
     });
+    // Certificates after the store's lock: it refuses a second server on this data dir before it touches them.
+    // They load (or are issued) while the store's writer thread starts. The service account key (RSA, generated
+    // ahead on a first start) is made at the same time; TokenRequest signs with it, so it exists before the registry.
+    await Promise.race([locked, opening]);
+    const credentials = Promise.all([
+      ensurePki({
+        dataDir: o.certDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
+        extraSans: [o.advertiseAddress],
+      }),
+      serviceAccountIssuer(o),
+    ]);
+    credentials.catch(() => {}); // awaited below, after the store is in the cleanups
+    const opened = await opening;
     // Values are encrypted between the registry's codec and the backend (kube's storage transformers).
     tracePhase('store opened');
     const backend = encryption ? encryptingStore(opened, encryption, () => catalog) : opened;
@@ -121,17 +138,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     // so consistent reads of idle resources are answered from the cache instead of falling back to etcd.
     const shared = o.storage === 'etcd' ? await shareWatches(backend, { root: REGISTRY_PREFIX }) : backend;
     cleanups.push(() => shared.close());
-    // Certificates after the store: its lock refuses a second server on this data dir before it touches them.
-    // The service account key (RSA, generated on the first start) is made at the same time: key generation
-    // runs in libuv's thread pool, so the two overlap on a second core. TokenRequest signs with it, so it
-    // exists before the registry.
-    const [pki, saIssuer] = await Promise.all([
-      ensurePki({
-        dataDir: o.certDir, bindAddress: o.bindAddress, tlsCertFile: o.tlsCertFile, tlsPrivateKeyFile: o.tlsPrivateKeyFile, clientCaFile: o.clientCaFile,
-        extraSans: [o.advertiseAddress],
-      }),
-      serviceAccountIssuer(o),
-    ]);
+    const [pki, saIssuer] = await credentials;
     tracePhase('certificates and service account key ready');
     // Replicas on one store must share keys and CAs: refused here, before anything is served (./replica-check.ts).
     const replica = await registerReplicaTrust(o, opened, pki, saIssuer);

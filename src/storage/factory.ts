@@ -26,6 +26,11 @@ export interface OpenStoreOptions {
   readonly historyRetentionMs?: number;
   /** etcd: how often to compact (default 5 minutes; 0 = never, for a second connection that only reads and writes a few keys). */
   readonly compactionIntervalMs?: number;
+  /**
+   * Called once this process owns the data (sqlite: the data dir's lock is held; memory and etcd: at once),
+   * while the rest of the open (the writer thread's start) is still under way.
+   */
+  readonly onLocked?: () => void;
 }
 
 /** The file the sqlite backend uses inside `dataDir`. */
@@ -34,15 +39,18 @@ export const SQLITE_FILE = 'keelson.db';
 export async function openStore(opts: OpenStoreOptions): Promise<Store> {
   switch (opts.kind) {
     case 'memory':
+      opts.onLocked?.();
       return new MemoryStore({ keyPrefix: opts.keyPrefix, compactAfterMs: opts.historyRetentionMs ?? 5 * 60_000 });
     case 'sqlite':
       return openSqliteStore({
         path: join(opts.dataDir ?? 'keelson-data', SQLITE_FILE),
         keyPrefix: opts.keyPrefix,
         historyRetentionMs: opts.historyRetentionMs,
+        ...(opts.onLocked ? { onLocked: opts.onLocked } : {}),
       });
     case 'etcd': {
       if (!opts.etcdServers || opts.etcdServers.length === 0) throw new StorageError('the etcd storage backend needs at least one server URL (etcdServers)');
+      opts.onLocked?.();
       const { openEtcdStore } = await import('./etcd/etcd-store.ts');
       return openEtcdStore({
         servers: opts.etcdServers,

@@ -20,6 +20,7 @@ import { serviceAccountIssuer } from './issuer.ts';
 import { LAST_USED_LABEL, validateLegacy } from './legacy.ts';
 
 export { serviceAccountIssuer, type ServiceAccountIssuer } from './issuer.ts';
+export { generateSigningKeyAhead } from './keys.ts';
 
 export async function serviceAccountAuthentication(deps: AuthenticationDeps): Promise<AuthenticationPart> {
   const issuer = await serviceAccountIssuer(deps.options);

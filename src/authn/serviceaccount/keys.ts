@@ -10,6 +10,7 @@
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair, X509Certificate, type KeyObject } from 'node:crypto';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -115,6 +116,24 @@ async function generateSigningKey(): Promise<SigningKey> {
 }
 
 let processKey: Promise<SigningKey> | undefined;
+let ahead: Promise<SigningKey> | undefined;
+
+/**
+ * Starts generating the RSA key a first start in `certDir` will need, when it has none yet: key generation
+ * runs in libuv's pool for 100–350 ms, so beginning before the store is open takes it off the start's
+ * critical path. The key is only written to disk later, by the server that holds the data dir's lock.
+ */
+export function generateSigningKeyAhead(o: { readonly certDir?: string; readonly signingKeyFile?: string }): void {
+  if (ahead || o.signingKeyFile || !o.certDir || existsSync(path.join(o.certDir, 'sa.key'))) return;
+  ahead = generateSigningKey();
+  ahead.catch(() => {}); // a failure surfaces where the key is taken
+}
+
+function takeGeneratedKey(): Promise<SigningKey> {
+  const p = ahead ?? generateSigningKey();
+  ahead = undefined;
+  return p;
+}
 
 /** `<certDir>/sa.key` (created with `sa.pub` when missing or unreadable as a key). */
 async function signingKeyInDir(dir: string): Promise<SigningKey> {
@@ -128,7 +147,7 @@ async function signingKeyInDir(dir: string): Promise<SigningKey> {
   const parsed = existing === undefined ? undefined : parseSigningKey(existing);
   if (parsed) return parsed;
   if (existing !== undefined) throw new Error(`${keyPath} does not hold an RSA or ECDSA private key`);
-  const fresh = await generateSigningKey();
+  const fresh = await takeGeneratedKey();
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await writeFile(keyPath, fresh.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, { mode: 0o600 });
   await writeFile(path.join(dir, 'sa.pub'), fresh.key.export({ type: 'spki', format: 'pem' }) as string, { mode: 0o644 });

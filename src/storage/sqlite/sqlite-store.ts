@@ -61,6 +61,8 @@ export interface SqliteStoreOptions {
   readonly checkpointIntervalMs?: number;
   /** How long a database locked by another owner is retried before the open is refused (see lock.ts). Default 2000 ms. */
   readonly lockWaitMs?: number;
+  /** Called once the lock is held, before the writer thread has started (see factory.ts). */
+  readonly onLocked?: () => void;
 }
 
 /** Most value bytes per batch: keeps one commit's latency and memory bounded. */
@@ -127,6 +129,7 @@ export class SqliteStore implements Store {
   static async open(opts: SqliteStoreOptions): Promise<SqliteStore> {
     mkdirSync(dirname(opts.path), { recursive: true });
     const release = await acquireStoreLock(opts.path, { waitMs: opts.lockWaitMs });
+    opts.onLocked?.();
     try {
       return await SqliteStore.start(opts, release);
     } catch (err) {
