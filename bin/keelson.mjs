@@ -7,31 +7,44 @@
 // Node 20 has no compile cache for ES modules, and compiling the ~3.7 MB bundle was a quarter of a restart.
 // The cache is written after the first start that found none (or found it rejected, e.g. after a Node
 // upgrade), once the server is ready, so it holds the functions the start path compiled too.
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { Worker } from 'node:worker_threads';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = join(root, 'dist/keelson.cjs');
 
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(p));
-    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+// Walking src/ stats ~900 files (50–100 ms): a worker thread does it on another core while this thread
+// compiles the bundle, which is used only if the walk then finds no source newer than it.
+const FRESHNESS_CHECK = `
+  const { readdirSync, statSync } = require('node:fs');
+  const { join } = require('node:path');
+  const { parentPort, workerData } = require('node:worker_threads');
+  function newestSource(dir) {
+    let newest = 0;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, entry.name);
+      if (entry.isDirectory()) newest = Math.max(newest, newestSource(p));
+      else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+    return newest;
   }
-  return newest;
-}
+  let fresh = false;
+  try { fresh = statSync(workerData.bundle).mtimeMs >= newestSource(workerData.src); } catch {}
+  parentPort.postMessage(fresh);
+`;
 
 function bundleIsFresh() {
-  try {
-    return statSync(BUNDLE).mtimeMs >= newestSource(join(root, 'src'));
-  } catch {
-    return false;
-  }
+  if (!existsSync(BUNDLE)) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const w = new Worker(FRESHNESS_CHECK, { eval: true, workerData: { bundle: BUNDLE, src: join(root, 'src') } });
+    w.once('message', (fresh) => resolve(fresh === true));
+    w.once('error', () => resolve(false));
+    w.once('exit', () => resolve(false));
+  });
 }
 
 /** Evaluates the CommonJS bundle as Node's loader would, with the code cache when there is a usable one. */
@@ -78,11 +91,14 @@ const trace = process.env.KEELSON_TRACE_START === '1'
 trace('launcher entered');
 let main;
 let onReady = () => {};
-const fresh = process.env.KEELSON_FROM_SOURCE !== '1' && bundleIsFresh();
+const fromSource = process.env.KEELSON_FROM_SOURCE === '1';
+const freshness = fromSource ? Promise.resolve(false) : bundleIsFresh();
+const bundle = fromSource || !existsSync(BUNDLE) ? undefined : loadBundle();
+trace('bundle loaded');
+const fresh = await freshness;
 trace('bundle freshness checked');
-if (fresh) {
-  ({ main, saveCache: onReady } = loadBundle());
-  trace('bundle loaded');
+if (bundle && fresh) {
+  ({ main, saveCache: onReady } = bundle);
 } else {
   const { register } = await import('tsx/esm/api');
   register();
