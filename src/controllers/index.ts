@@ -70,12 +70,16 @@ function need(registry: RestRegistry, resource: string): RestStorage {
  */
 export async function startControlPlaneBootstrap(opts: Pick<ControllerOptions, 'registry' | 'apiServer' | 'log' | 'systemNamespacesIntervalMs' | 'featureEnabled'>): Promise<{ stop(): void }> {
   const { registry, log } = opts;
+  // The namespaces first (the default roles live partly in kube-system and kube-public); then the rest at
+  // once, so their durable writes share group commits instead of waiting on one another.
   await ensureSystemNamespaces(registry);
-  await ensureSystemPriorityClasses(registry);
-  if (opts.apiServer) await ensureKubernetesService(registry, opts.apiServer, log);
-  if (registry.lookup('rbac.authorization.k8s.io', 'v1', 'clusterroles')) {
-    await ensureBootstrapPolicy({ registry, ...(log ? { log } : {}), ...(opts.featureEnabled ? { gate: opts.featureEnabled } : {}) });
-  }
+  await Promise.all([
+    ensureSystemPriorityClasses(registry),
+    opts.apiServer ? ensureKubernetesService(registry, opts.apiServer, log) : undefined,
+    registry.lookup('rbac.authorization.k8s.io', 'v1', 'clusterroles')
+      ? ensureBootstrapPolicy({ registry, ...(log ? { log } : {}), ...(opts.featureEnabled ? { gate: opts.featureEnabled } : {}) })
+      : undefined,
+  ]);
   const resync = setInterval(() => {
     ensureSystemNamespaces(registry).catch((err: unknown) => log?.(`system namespaces: ${(err as Error).message}`));
   }, opts.systemNamespacesIntervalMs ?? 60_000);

@@ -150,11 +150,13 @@ async function onePass(opts: EnsureBootstrapOptions, report: EnsureReport): Prom
     ['roles', policy.roles, reconcileRole],
     ['rolebindings', policy.roleBindings, reconcileBinding],
   ];
-  for (const [resource, expected, compute] of steps) {
+  // The four kinds reference one another only by name, so they are reconciled at once (one group commit
+  // for many writes on a first start).
+  await Promise.all(steps.map(async ([resource, expected, compute]) => {
     const storage = storageFor(registry, resource);
-    if (!storage) continue; // rbac.authorization.k8s.io/v1 disabled by --runtime-config
+    if (!storage) return; // rbac.authorization.k8s.io/v1 disabled by --runtime-config
     await reconcileResource({ storage, resource, expected, compute, report, ...(log ? { log } : {}) });
-  }
+  }));
 }
 
 /** Resolves once every default object exists and holds its default permissions (see the file comment). */
