@@ -25,6 +25,8 @@ const cli = build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
+  // Whitespace only (names stay for stack traces): a quarter less to read and deserialize on every start.
+  minifyWhitespace: true,
   logLevel: 'warning',
   external: ['better-sqlite3', 'etcd3', '@peculiar/x509', 'reflect-metadata'],
   define: { 'import.meta.url': '__keelsonModuleUrl' },
