@@ -36,6 +36,9 @@ export interface InformerOptions {
 }
 
 /** kube's metadata informers (PartialObjectMetadata) without managedFields, as controllers' informers strip them. */
+/** Items handled between two yields to the event loop while a list replaces an informer's state. */
+const REPLACE_SLICE = 1000;
+
 export function metadataOnly(obj: KObject): KObject {
   const { managedFields: _managed, ...metadata } = obj.metadata;
   return { apiVersion: obj.apiVersion, kind: obj.kind, metadata };
@@ -111,7 +114,7 @@ export class Informer {
     const { storage } = this.opts;
     const res = await storage.list(this.ctx(), { ...this.selectors() });
     if (this.stopped || gen !== this.generation) return;
-    this.replace(res.items.map((c) => c.object));
+    if (!(await this.replace(res.items, () => this.stopped || gen !== this.generation))) return;
     this.synced = true;
     const watch = await storage.watch(this.ctx(), { ...this.selectors(), resourceVersion: res.resourceVersion, allowWatchBookmarks: true }, {
       onEvent: (ev) => {
@@ -155,14 +158,26 @@ export class Informer {
     this.timer.unref();
   }
 
-  /** Replace the whole state after a list: synthesize deletes for objects gone, adds/updates for the rest. */
-  private replace(objs: KObject[]): void {
+  /**
+   * Replace the whole state after a list: synthesize deletes for objects gone, adds/updates for the rest.
+   * Each item is decoded (and transformed) one at a time, yielding to the event loop every REPLACE_SLICE items:
+   * a list of 100k objects otherwise held 100k decoded trees at once and blocked requests for seconds.
+   * Resolves false when `abandoned()` became true during a yield (stopped, or a newer list began).
+   */
+  private async replace(items: readonly { readonly object: KObject }[], abandoned: () => boolean): Promise<boolean> {
     const seen = new Set<string>();
-    for (const o of objs) {
+    let n = 0;
+    for (const item of items) {
+      const o = item.object;
       seen.add(objectKey(o));
       this.upsert(o);
+      if (++n % REPLACE_SLICE === 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (abandoned()) return false;
+      }
     }
     for (const [k, o] of [...this.items]) if (!seen.has(k)) this.remove(o);
+    return true;
   }
 
   private upsert(full: KObject): void {

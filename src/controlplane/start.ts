@@ -243,7 +243,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       // kube-apiserver's post-start hooks run on every replica; the controllers on the lease holder only.
       const bootstrap = await startControlPlaneBootstrap(controllerOptions);
       cleanups.splice(cleanups.length - 1, 0, () => Promise.resolve(bootstrap.stop()));
-      const elected = await startElectedControllers({ options: o, registry, catalog, crd: crdController, controllers: controllerOptions });
+      const elected = await startElectedControllers({ options: o, registry, catalog, crd: crdController, controllers: controllerOptions, serving: ready });
       // Controllers stop after the listener closed (registered later = unwound earlier, so insert before it).
       cleanups.splice(cleanups.length - 1, 0, () => elected.stop());
     } else {

@@ -24,9 +24,9 @@ export interface BackendListOptions {
 const MIN_CHUNK = 500;
 
 /** Returns the decoded object, or undefined for a value the codec rejects (logged, never fatal). */
-export function decodeOrSkip(codec: ObjectCodec, kv: KeyValue): CachedObject | undefined {
+export function decodeOrSkip(codec: ObjectCodec, kv: KeyValue, make = makeCachedObject): CachedObject | undefined {
   try {
-    return makeCachedObject(codec, kv);
+    return make(codec, kv);
   } catch (err) {
     console.warn(`watch cache: cannot decode ${kv.key}@${kv.modRevision}: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;

@@ -44,7 +44,7 @@ import { TooOldResourceVersionError } from './errors.ts';
 import { CacheState } from './cache-state.ts';
 import type { WindowEvent } from './event-window.ts';
 import { classify } from './classify.ts';
-import { bookmarkEvent, objectEvent } from './objects.ts';
+import { bookmarkEvent, makeLoadedObject, objectEvent } from './objects.ts';
 import { RevisionWaiters } from './revision-waiters.ts';
 import type {
   CachedObject, ObjectCodec, ObjectEvent, ObjectGetOptions, ObjectListOptions, ObjectListResult, ObjectReader,
@@ -351,11 +351,14 @@ export class Cacher implements ObjectReader {
         revision = res.revision;
         fetched += res.items.length;
         for (const kv of res.items) {
-          const o = decodeOrSkip(this.codec, kv);
+          const o = decodeOrSkip(this.codec, kv, makeLoadedObject);
           if (o) objs.push(o);
         }
         if (!res.more || res.items.length === 0) break;
         startKey = `${res.items[res.items.length - 1]!.key}\0`;
+        // A re-list of a large prefix while serving: let requests in between pages.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (gen !== this.generation) return;
       }
     } finally {
       this.store.noteList?.(this.prefix, { fetched, evaluated: objs.length, returned: objs.length });

@@ -35,17 +35,22 @@ function freezeTree(o: object): void {
  * tree once, when this was made.
  */
 class StoredObject implements CachedObject {
-  readonly encoded = new Map<string, Uint8Array>();
+  #encoded: Map<string, Uint8Array> | undefined;
   readonly #codec: ObjectCodec;
-  #tree: WeakRef<KObject>;
+  #tree: WeakRef<KObject> | undefined;
 
-  constructor(readonly key: string, readonly kv: KeyValue, object: KObject, readonly attrs: ObjectAttrs, codec: ObjectCodec) {
+  constructor(readonly key: string, readonly kv: KeyValue, object: KObject | undefined, readonly attrs: ObjectAttrs, codec: ObjectCodec) {
     this.#codec = codec;
-    this.#tree = new WeakRef(object);
+    this.#tree = object && new WeakRef(object);
+  }
+
+  /** Made on first use: most revisions are never served encoded, and an empty Map per object adds up. */
+  get encoded(): Map<string, Uint8Array> {
+    return (this.#encoded ??= new Map());
   }
 
   get object(): KObject {
-    let tree = this.#tree.deref();
+    let tree = this.#tree?.deref();
     if (tree === undefined) {
       tree = deepFreeze(this.#codec.decode(this.kv));
       this.#tree = new WeakRef(tree);
@@ -59,6 +64,16 @@ export function makeCachedObject(codec: ObjectCodec, kv: KeyValue): CachedObject
   const object = deepFreeze(codec.decode(kv));
   const attrs = deepFreeze(codec.attrs(object));
   return new StoredObject(kv.key, kv, object, attrs, codec);
+}
+
+/**
+ * As makeCachedObject, for a bulk load (a watch cache filling): the decoded tree gives the attributes and is
+ * then dropped, not frozen and kept. Loading 100k objects otherwise froze 100k trees and kept each page's
+ * trees alive until the page was done, which was much of the load's garbage collection.
+ */
+export function makeLoadedObject(codec: ObjectCodec, kv: KeyValue): CachedObject {
+  const attrs = deepFreeze(codec.attrs(codec.decode(kv)));
+  return new StoredObject(kv.key, kv, undefined, attrs, codec);
 }
 
 /**
