@@ -14,6 +14,7 @@ import { createCa, issue } from './certs.ts';
 import { readBody } from '../server/body.ts';
 import type { Endpoint } from '../request/context.ts';
 import { respondJson } from '../endpoints/respond.ts';
+import { commonHeaders } from '../request/respond.ts';
 import { readKubeJson } from '../../test/support/kube-reference.ts';
 
 const REF = (f: string): unknown => readKubeJson('responses/errors', f);
@@ -54,7 +55,8 @@ const fakeApi: Endpoint = async (ctx) => {
   }
   if (!ctx.info.isResourceRequest) return false;
   if (ctx.info.verb === 'watch') {
-    ctx.res.writeHead(200, { 'Content-Type': 'application/json' });
+    // As the real watch writer does: the request's common headers (Audit-Id) in its one writeHead.
+    ctx.res.writeHead(200, commonHeaders(ctx, { 'Content-Type': 'application/json' }));
     (ctx.res as ServerResponse).write('{"type":"ADDED"}\n');
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
     ctx.res.end();

@@ -38,6 +38,13 @@ export interface RequestContext {
   /** Set by authentication; handlers always see it. */
   user: UserInfo;
   readonly auditId: string;
+  /**
+   * The FlowSchema and PriorityLevelConfiguration UIDs priority and fairness classified this request with, sent
+   * as `X-Kubernetes-PF-*` headers. Like `Audit-Id`, every response writer adds them (commonHeaders in
+   * respond.ts) in its one writeHead: headers set earlier with setHeader sent Node down its slower merging path.
+   */
+  flowSchemaUid?: string;
+  priorityLevelUid?: string;
   /** Values for `Warning: 299 - "<text>"` response headers, written with the response. */
   readonly warnings: string[];
   /** Aborted when the client disconnects or the server shuts down. */

@@ -10,6 +10,20 @@ export function warningHeaderValues(warnings: readonly string[]): string[] {
   return [...new Set(warnings)].map((w) => `299 - ${JSON.stringify(w)}`);
 }
 
+export const FLOW_SCHEMA_UID_HEADER = 'X-Kubernetes-PF-FlowSchema-UID';
+export const PRIORITY_LEVEL_UID_HEADER = 'X-Kubernetes-PF-PriorityLevel-UID';
+
+/** Adds the headers every response of this request carries (Audit-Id, the priority and fairness UIDs) to `h`. */
+export function commonHeaders<H extends Record<string, string | string[]>>(ctx: RequestContext, h: H): H {
+  const r = h as Record<string, string | string[]>;
+  if (ctx.auditId) r['Audit-Id'] = ctx.auditId;
+  if (ctx.flowSchemaUid !== undefined) {
+    r[FLOW_SCHEMA_UID_HEADER] = ctx.flowSchemaUid;
+    r[PRIORITY_LEVEL_UID_HEADER] = ctx.priorityLevelUid ?? '';
+  }
+  return h;
+}
+
 export function respondBytes(ctx: RequestContext, code: number, contentType: string, body: Uint8Array | string,
   headers: Record<string, string> = {}): void {
   const res = ctx.res;
@@ -17,12 +31,11 @@ export function respondBytes(ctx: RequestContext, code: number, contentType: str
     res.end();
     return;
   }
-  const h: Record<string, string | string[]> = {
+  const h: Record<string, string | string[]> = commonHeaders(ctx, {
     'Content-Type': contentType,
     'Cache-Control': 'no-cache, private',
-    'Audit-Id': ctx.auditId,
-    ...headers,
-  };
+  });
+  Object.assign(h, headers);
   if (ctx.warnings.length) h['Warning'] = warningHeaderValues(ctx.warnings);
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
   h['Content-Length'] = String(buf.byteLength);

@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse, ServerHttp2Session } from 'node:http2';
 import type { RequestInfo } from '../request/context.ts';
 import type { ServerContext, ServerHandler } from './filters/types.ts';
+import { commonHeaders } from '../request/respond.ts';
 
 export interface ListenerOptions {
   readonly host: string;
@@ -139,7 +140,7 @@ export async function listen(o: ListenerOptions): Promise<Listener> {
     const failed = (err: unknown): void => {
       try {
         log(`unhandled error serving ${method} ${url.pathname}: ${(err as Error)?.stack ?? String(err)}`);
-        if (!res.headersSent) res.writeHead(500);
+        if (!res.headersSent) res.writeHead(500, commonHeaders(ctx, {}));
         res.end();
       } catch {
         // The stream is gone; nothing left to tell the client.

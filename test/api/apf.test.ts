@@ -82,6 +82,12 @@ void test('every classified answer names its FlowSchema and priority level by UI
   assert.equal(miss.status, 404);
   assert.equal(miss.headers['x-kubernetes-pf-flowschema-uid'], await uidOf('flowschemas', 'global-default'));
   assert.equal(miss.headers['x-kubernetes-pf-prioritylevel-uid'], await uidOf('prioritylevelconfigurations', 'global-default'));
+  // Streamed answers too: a watch's headers carry the UIDs and the audit id.
+  const watch = await admin.call('GET', '/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1');
+  assert.equal(watch.status, 200);
+  assert.equal(watch.headers['x-kubernetes-pf-flowschema-uid'], exemptFs);
+  assert.equal(watch.headers['x-kubernetes-pf-prioritylevel-uid'], exemptPl);
+  assert.match(String(watch.headers['audit-id']), /^[0-9a-f-]{36}$/);
 });
 
 void test('a FlowSchema naming a missing priority level is Dangling until the level exists', { timeout: 30_000 }, async () => {

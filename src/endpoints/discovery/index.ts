@@ -11,7 +11,7 @@ import { stringify as toYaml } from 'yaml';
 import type { Catalog } from '../../api/catalog.ts';
 import type { Endpoint, RequestContext } from '../../request/context.ts';
 import { errors, StatusError } from '../../machinery/errors.ts';
-import { respondBytes } from '../../request/respond.ts';
+import { commonHeaders, respondBytes } from '../../request/respond.ts';
 import { respondError } from '../respond.ts';
 import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions, groupDiscoveryList } from './documents.ts';
 import { DISCOVERY_MEDIA_TYPES, negotiateDiscovery } from './negotiate.ts';
@@ -90,7 +90,7 @@ export function createDiscoveryEndpoint(opts: DiscoveryEndpointOptions): Endpoin
       const enc = cached(`agg:${root}:${media.version}`, () => groupDiscoveryList(catalog, root, media.version));
       const headers = { Vary: 'Accept', ETag: enc.etag };
       if (headerOf(ctx, 'if-none-match') === enc.etag) {
-        ctx.res.writeHead(304, { ...headers, 'Cache-Control': 'no-cache, private', 'Audit-Id': ctx.auditId });
+        ctx.res.writeHead(304, commonHeaders(ctx, { ...headers, 'Cache-Control': 'no-cache, private' }));
         ctx.res.end();
         return true;
       }

@@ -21,6 +21,7 @@ import type { RestRegistry, RestStorage } from '../../registry/rest.ts';
 import type { RequestContext } from '../../request/context.ts';
 import { errors, StatusError } from '../../machinery/errors.ts';
 import { opContext, type HandlerScope } from './scope.ts';
+import { commonHeaders } from '../../request/respond.ts';
 
 type J = Record<string, unknown>;
 
@@ -271,7 +272,7 @@ function dialError(host: string, port: number, why: string): StatusError {
 const enc = encodeURIComponent;
 
 function respondText(ctx: RequestContext, code: number, body: string): void {
-  ctx.res.writeHead(code, { 'content-type': 'text/plain' });
+  ctx.res.writeHead(code, commonHeaders(ctx, { 'content-type': 'text/plain' }));
   ctx.res.end(body);
 }
 
@@ -289,7 +290,7 @@ function forward(ctx: RequestContext, t: { scheme: string; host: string; port: n
     const req = lib.request({ host: t.host, port: t.port, path: t.path + search, method: t.method, headers, rejectUnauthorized: false, timeout: 30_000 }, (res) => {
       const out: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined && !['connection', 'keep-alive', 'transfer-encoding'].includes(k)) out[k] = v;
-      ctx.res.writeHead(res.statusCode ?? 502, out);
+      ctx.res.writeHead(res.statusCode ?? 502, commonHeaders(ctx, out));
       res.pipe(ctx.res);
       res.on('end', () => resolve());
       res.on('error', reject);

@@ -21,7 +21,7 @@ import { encodeProtobufValue, PROTOBUF_TYPE, protobufWatchFrame } from '../negot
 import { CBOR, CBOR_SEQ, cborWatchEvent, encodeCborValue } from '../negotiation/cbor.ts';
 import { negotiateResponse, transformObject, type Representation } from '../negotiation/render.ts';
 import { toListParams, type ListQuery } from '../params.ts';
-import { warningHeaderValues } from '../../request/respond.ts';
+import { commonHeaders, warningHeaderValues } from '../../request/respond.ts';
 import { asStatusError, errors, StatusError } from '../../machinery/errors.ts';
 import { opContext, type HandlerScope } from './scope.ts';
 
@@ -218,13 +218,12 @@ export async function handleWatch(ctx: RequestContext, s: HandlerScope, q: ListQ
   }
 
   // Headers now; events from here on are written directly.
-  const headers: Record<string, string | string[]> = {
+  const headers: Record<string, string | string[]> = commonHeaders(ctx, {
     // kube names JSON plainly and other stream types with `;stream=watch`.
     // CBOR watches are CBOR sequences (kube answers application/cbor-seq even when asked for application/cbor).
     'Content-Type': proto ? `${PROTOBUF_TYPE};stream=watch` : cbor ? CBOR_SEQ : 'application/json',
     'Cache-Control': 'no-cache, private',
-    'Audit-Id': ctx.auditId,
-  };
+  });
   if (ctx.warnings.length) headers['Warning'] = warningHeaderValues(ctx.warnings);
   res.writeHead(200, headers);
   (res as { flushHeaders?: () => void }).flushHeaders?.();

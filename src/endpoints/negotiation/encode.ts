@@ -16,7 +16,7 @@ import { constants as zc, createGzip } from 'node:zlib';
 import { stringify as yamlStringify } from 'yaml';
 import type { CachedObject } from '../../storage/cacher/types.ts';
 import type { RequestContext } from '../../request/context.ts';
-import { warningHeaderValues } from '../../request/respond.ts';
+import { commonHeaders, warningHeaderValues } from '../../request/respond.ts';
 import type { ServedType } from './accept.ts';
 import { encodeProtobufValue } from './protobuf.ts';
 import { encodeCborValue } from './cbor.ts';
@@ -148,12 +148,11 @@ export function acceptsGzip(ctx: RequestContext): boolean {
 }
 
 function baseHeaders(ctx: RequestContext, contentType: string, extra: Record<string, string>): Record<string, string | string[]> {
-  const h: Record<string, string | string[]> = {
+  const h: Record<string, string | string[]> = commonHeaders(ctx, {
     'Content-Type': contentType,
     'Cache-Control': 'no-cache, private',
-    'Audit-Id': ctx.auditId,
-    ...extra,
-  };
+  });
+  Object.assign(h, extra);
   if (ctx.warnings.length) h['Warning'] = warningHeaderValues(ctx.warnings);
   return h;
 }

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { Catalog } from '../../api/catalog.ts';
 import type { Endpoint, RequestContext } from '../../request/context.ts';
 import { errors } from '../../machinery/errors.ts';
-import { respondBytes } from '../../request/respond.ts';
+import { commonHeaders, respondBytes } from '../../request/respond.ts';
 import { respondError } from '../respond.ts';
 import { swaggerV2, v3Document, v3Keys, type DocumentOptions } from './documents.ts';
 import type { SchemaSource } from '../../api/openapi/schemas.ts';
@@ -102,7 +102,7 @@ export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
     const etag = `"${enc.hash}"`;
     const h: Record<string, string> = { ETag: etag, Vary: 'Accept', ...headers };
     if (ctx.req.headers['if-none-match'] === etag) {
-      ctx.res.writeHead(304, { ...h, 'Cache-Control': h['Cache-Control'] ?? 'no-cache, private', 'Audit-Id': ctx.auditId });
+      ctx.res.writeHead(304, commonHeaders(ctx, { ...h, 'Cache-Control': h['Cache-Control'] ?? 'no-cache, private' }));
       ctx.res.end();
       return;
     }

@@ -7,9 +7,8 @@ export function withAuditId(next: ServerHandler): ServerHandler {
   return function auditId(ctx) {
     const given = ctx.req.headers['audit-id'];
     const v = Array.isArray(given) ? given[0] : given;
+    // Every response writer sends it (request/respond.ts commonHeaders), watch streams and proxied answers too.
     ctx.auditId = v && v.trim() ? v.trim() : randomUUID();
-    // Set now, as kube does, so responses written without respondBytes (watch streams) carry it too.
-    ctx.res.setHeader('Audit-Id', ctx.auditId);
     return next(ctx);
   };
 }

@@ -12,8 +12,7 @@ import type { FlowController } from '../../flowcontrol/controller.ts';
 import { isLongRunning } from './max-in-flight.ts';
 import type { ServerContext, ServerHandler } from './types.ts';
 
-export const FLOW_SCHEMA_UID_HEADER = 'X-Kubernetes-PF-FlowSchema-UID';
-export const PRIORITY_LEVEL_UID_HEADER = 'X-Kubernetes-PF-PriorityLevel-UID';
+export { FLOW_SCHEMA_UID_HEADER, PRIORITY_LEVEL_UID_HEADER } from '../../request/respond.ts';
 
 /** kube caps the wait in a queue at one minute. */
 const MAX_WAIT_MS = 60_000;
@@ -46,9 +45,9 @@ export function withPriorityAndFairness(next: ServerHandler, deps: PriorityAndFa
     const deadline = performance.now() + waitLimitMs - Math.max(0, Date.now() - ctx.startTime);
     // The signal is passed as a function: reading ctx.signal makes the request's AbortController.
     const d = fc.decide({ info, user: ctx.user }, ctx.query, deadline, () => ctx.signal);
-    const res = ctx.res;
-    res.setHeader(PRIORITY_LEVEL_UID_HEADER, d.priorityLevelUid);
-    res.setHeader(FLOW_SCHEMA_UID_HEADER, d.flowSchemaUid);
+    // Sent with the response, whichever writer writes it (request/respond.ts commonHeaders).
+    ctx.flowSchemaUid = d.flowSchemaUid;
+    ctx.priorityLevelUid = d.priorityLevelUid;
     const a = d.admission instanceof Promise ? await d.admission : d.admission;
     if (!a.execute) {
       if (a.reason === 'cancelled' || ctx.signal.aborted) return;
