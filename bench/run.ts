@@ -22,6 +22,7 @@ const GET_ONLY = process.env.BENCH_ONLY === 'get';
 /**
  * `BENCH_PROFILE=<dir>`: the Keelson process runs under `node --cpu-prof` and writes its profile there on exit;
  * summarize it with `node --import tsx bench/profile-summary.ts <dir>` (self and inclusive time by function).
+ * `BENCH_PROTOCOL=HTTP/1.1` (or `HTTP/2`) with BENCH_ONLY=get: only that protocol's GET comparison.
  */
 const PROFILE_DIR = process.env.BENCH_PROFILE;
 const OBJECTS = GET_ONLY ? 2 : QUICK ? 1000 : 10_000;
@@ -130,6 +131,8 @@ async function compareGet(creds: AdminCreds, keelsonPid: number, barePid: number
     { name: 'HTTP/2', tool: 'h2load', run: runH2load, barePort: h2Port },
   ];
   for (const proto of protocols) {
+    // BENCH_PROTOCOL=HTTP/1.1 or HTTP/2: one of the two (a profile of one protocol's hot path).
+    if (process.env.BENCH_PROTOCOL && process.env.BENCH_PROTOCOL !== proto.name) continue;
     const external = toolPath(proto.tool) !== undefined;
     if (!external) {
       process.stderr.write(`\n*** ${proto.tool} is not installed: measuring ${proto.name} GET with the Node client, which saturates before the servers do.\n` +
