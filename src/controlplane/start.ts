@@ -1,9 +1,10 @@
 /**
- * The composition root: options → store (its lock first; the certificates load while its writer thread starts) →
- * catalog → registry (watch caches) → endpoints → listener → bootstrap and controllers → ready → admin
- * kubeconfig; the garbage collector's informers start once ready (./elected-controllers.ts). `stop()` unwinds in reverse: readiness fails, the shutdown delay
- * passes, listeners close (watches end through their abort signals), controllers stop, the registry's caches
- * stop, and the store flushes and closes. A failure while starting unwinds whatever had started.
+ * The composition root: options → store (its lock first; the certificates load while its writer thread
+ * starts) → catalog → registry (watch caches) → endpoints → listener → bootstrap and controllers → ready →
+ * admin kubeconfig; the garbage collector's informers start once ready (./elected-controllers.ts).
+ * `stop()` unwinds in reverse: readiness fails, the shutdown delay passes, listeners close (watches end
+ * through their abort signals), controllers stop, the registry's caches stop, and the store flushes and
+ * closes. A failure while starting unwinds whatever had started.
  */
 import type { Endpoint } from '../request/context.ts';
 import { resolveOptions, type ServerOptions } from './options.ts';
