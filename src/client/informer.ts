@@ -35,10 +35,10 @@ export interface InformerOptions {
   transform?: (obj: KObject) => KObject;
 }
 
-/** kube's metadata informers (PartialObjectMetadata) without managedFields, as controllers' informers strip them. */
 /** Items handled between two yields to the event loop while a list replaces an informer's state. */
 const REPLACE_SLICE = 1000;
 
+/** kube's metadata informers (PartialObjectMetadata) without managedFields, as controllers' informers strip them. */
 export function metadataOnly(obj: KObject): KObject {
   const { managedFields: _managed, ...metadata } = obj.metadata;
   return { apiVersion: obj.apiVersion, kind: obj.kind, metadata };
