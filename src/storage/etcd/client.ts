@@ -8,8 +8,9 @@
  * decides about retries.
  *
  * With several servers, a member that just failed with a connection error is skipped for
- * `HOST_DOWN_MS` (etcd3 then picks another member for the next calls); after that it is tried again.
- * With one server there is nothing to fail over to, so calls always go out.
+ * `HOST_DOWN_MS` (etcd3 then picks another member for the next calls); after that it is tried again. A
+ * member is never skipped while every member is (MemberBreakers). With one server there is nothing to fail
+ * over to, so calls always go out.
  */
 import { readFile } from 'node:fs/promises';
 import { Etcd3, isRecoverableError, type IOptions } from 'etcd3';
@@ -48,21 +49,50 @@ export class EtcdHostSkippedError extends Error {
   }
 }
 
-/** Per-member policy: run the call; after a connection failure, refuse calls to this member for a while. */
-function hostBreaker(host: string): Policy {
-  let downUntil = 0;
-  const policy = {
-    async execute<T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> {
-      if (Date.now() < downUntil) throw new EtcdHostSkippedError(host);
-      try {
-        return await fn({ signal: new AbortController().signal });
-      } catch (err) {
-        if (err instanceof Error && isRecoverableError(err)) downUntil = Date.now() + HOST_DOWN_MS;
-        throw err;
-      }
-    },
-  };
-  return policy as unknown as Policy;
+/**
+ * A failure that says the member could not be reached. etcd's own answers ("etcdserver: no leader",
+ * "etcdserver: leader changed", both gRPC UNAVAILABLE) come from a reachable member during an election:
+ * skipping it would only leave fewer members to try once a leader is elected.
+ */
+export function isConnectionFailure(err: unknown): boolean {
+  return err instanceof Error && isRecoverableError(err) && !err.message.includes('etcdserver:');
+}
+
+/**
+ * The members' skip windows. A member is skipped only while another one is not: when every member failed
+ * recently (all of them restarting, or a cluster-wide hiccup), calls go out again rather than failing on the
+ * client's own bookkeeping.
+ */
+export class MemberBreakers {
+  private readonly downUntil = new Map<string, number>();
+
+  constructor(private readonly hosts: readonly string[], private readonly now: () => number = Date.now) {}
+
+  skipped(host: string): boolean {
+    const t = this.now();
+    if ((this.downUntil.get(host) ?? 0) <= t) return false;
+    return this.hosts.some((h) => (this.downUntil.get(h) ?? 0) <= t);
+  }
+
+  failed(host: string, err: unknown): void {
+    if (isConnectionFailure(err)) this.downUntil.set(host, this.now() + HOST_DOWN_MS);
+  }
+
+  /** etcd3's per-member policy: run the call unless this member is skipped. */
+  policy(host: string): Policy {
+    const policy = {
+      execute: async <T>(fn: (ctx: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => {
+        if (this.skipped(host)) throw new EtcdHostSkippedError(host);
+        try {
+          return await fn({ signal: new AbortController().signal });
+        } catch (err) {
+          this.failed(host, err);
+          throw err;
+        }
+      },
+    };
+    return policy as unknown as Policy;
+  }
 }
 
 /** Reads one of the TLS files, naming the option in the error (the CLI shows it as is). */
@@ -90,12 +120,14 @@ export async function createEtcdClient(opts: EtcdClientOptions): Promise<Etcd3> 
       }
     : undefined;
   const timeout = opts.requestTimeoutMs ?? 15_000;
+  // etcd3 names each member by its entry in `hosts`.
+  const breakers = opts.servers.length > 1 ? new MemberBreakers(opts.servers) : undefined;
   return new Etcd3({
     hosts: [...opts.servers],
     ...(credentials ? { credentials } : {}),
     faultHandling: {
       global: passThrough(),
-      host: opts.servers.length > 1 ? (host: string) => hostBreaker(host) : () => passThrough(),
+      host: opts.servers.length > 1 ? (host: string) => breakers!.policy(host) : () => passThrough(),
     },
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
     grpcOptions: {
