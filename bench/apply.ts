@@ -5,11 +5,13 @@
  * The physical baseline is a GET of the same object on the same connection (the cheapest request that still
  * reads storage and encodes the object): its server CPU is reported beside the apply's.
  * Run: `node --import tsx bench/apply.ts` (also part of `npm run bench`).
+ * `BENCH_PROFILE=<dir>`: the keelson child runs under `node --cpu-prof` and writes its profile there on exit
+ * (summarize with `node --import tsx bench/profile-summary.ts <dir>`).
  */
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request, Agent } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { readKubeconfig, startKeelson, type AdminCreds } from '../test/acceptance/keelson-process.ts';
 import { applyStrategicMergePatch } from '../src/apply/strategic-merge.ts';
 import { rootNodeFor } from '../src/apply/schema-view.ts';
@@ -59,7 +61,9 @@ async function serverCpuPerRequest(pid: number, n: number, fn: () => Promise<num
 
 export async function runApplyBench(): Promise<ApplyBenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'keelson-apply-bench-'));
-  const proc = await startKeelson({ dataDir: dir, kubeconfig: join(dir, 'kc') });
+  const profileDir = process.env.BENCH_PROFILE;
+  const proc = await startKeelson({ dataDir: dir, kubeconfig: join(dir, 'kc'),
+    ...(profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] } : {}) });
   try {
     const creds = readKubeconfig(proc.kubeconfig);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -89,21 +93,25 @@ export async function runApplyBench(): Promise<ApplyBenchRow[]> {
   }
 }
 
-/** Replaces the `## Patch and apply` section of BENCHMARKS.md (the other sections belong to other benches). */
+/**
+ * Adds this run's rows, dated and with the load average, to the end of the `## Patch and apply` table of
+ * BENCHMARKS.md (earlier rows are history and stay; the other sections belong to other benches).
+ */
 function writeSection(rows: ApplyBenchRow[]): void {
   const file = join(import.meta.dirname, '..', 'BENCHMARKS.md');
-  const table = ['| metric | target | result | meets |', '|---|---|---|---|', ...rows.map((r) => `| ${r.name} | ${r.target} | ${r.value} | ${r.meets} |`)];
-  const section = ['## Patch and apply', '',
-    `Measured by \`node --import tsx bench/apply.ts\` (part of \`npm run bench\`) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}: ` +
-    'server CPU read from /proc for a keelson child process (sqlite store) answering 1,000 sequential no-op applies on one keep-alive connection; ' +
-    'the GET of the same object is the in-run baseline. The strategic merge patch runs in-process.', '', ...table, ''].join('\n');
+  const stamp = `${new Date().toISOString().slice(0, 16).replace('T', ' ')}, load ${loadavg()[0]!.toFixed(1)}`;
+  const lines = rows.map((r) => `| ${r.name} (${stamp}) | ${r.target} | ${r.value} | ${r.meets} |`);
   let text = readFileSync(file, 'utf8');
   const at = text.indexOf('## Patch and apply');
-  if (at >= 0) {
-    const next = text.indexOf('\n## ', at + 1);
-    text = text.slice(0, at) + section + (next >= 0 ? text.slice(next + 1) : '');
+  const tableAt = at >= 0 ? text.indexOf('\n| metric | target | result | meets |', at) : -1;
+  const next = at >= 0 ? text.indexOf('\n## ', at + 1) : -1;
+  if (tableAt >= 0 && (next < 0 || tableAt < next)) {
+    let end = tableAt + 1;
+    while (end < text.length && text[end] === '|') end = text.indexOf('\n', end) + 1 || text.length;
+    text = text.slice(0, end) + lines.map((l) => `${l}\n`).join('') + text.slice(end);
   } else {
-    text = `${text.trimEnd()}\n\n${section}`;
+    const table = ['| metric | target | result | meets |', '|---|---|---|---|', ...lines];
+    text = `${text.trimEnd()}\n\n## Patch and apply\n\nMeasured by \`node --import tsx bench/apply.ts\`.\n\n${table.join('\n')}\n`;
   }
   writeFileSync(file, text);
 }
@@ -111,5 +119,6 @@ function writeSection(rows: ApplyBenchRow[]): void {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = await runApplyBench();
   for (const r of rows) console.log(`| ${r.name} | ${r.target} | ${r.value} | ${r.meets} |`);
+  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   writeSection(rows);
 }
