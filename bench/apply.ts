@@ -5,11 +5,13 @@
  * The physical baseline is a GET of the same object on the same connection (the cheapest request that still
  * reads storage and encodes the object): its server CPU is reported beside the apply's.
  * Run: `node --import tsx bench/apply.ts` (also part of `npm run bench`).
+ * `BENCH_PROFILE=<dir>`: the keelson child runs under `node --cpu-prof` and writes its profile there on exit
+ * (summarize with `node --import tsx bench/profile-summary.ts <dir>`).
  */
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request, Agent } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { readKubeconfig, startKeelson, type AdminCreds } from '../test/acceptance/keelson-process.ts';
 import { applyStrategicMergePatch } from '../src/apply/strategic-merge.ts';
 import { rootNodeFor } from '../src/apply/schema-view.ts';
@@ -47,8 +49,25 @@ function call(creds: AdminCreds, agent: Agent, method: string, path: string, bod
   });
 }
 
+/**
+ * Waits until the server is idle (under 5% of a core for two seconds in a row, at most 20 s): half a second
+ * after /readyz it starts warming its OpenAPI documents (about a second of CPU), and that work must not be
+ * charged to the requests measured.
+ */
+async function settled(pid: number): Promise<void> {
+  const end = Date.now() + 20_000;
+  let last = cpuMs(pid);
+  let quiet = 0;
+  while (Date.now() < end && quiet < 4) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = cpuMs(pid);
+    quiet = now - last < 25 ? quiet + 1 : 0;
+    last = now;
+  }
+}
+
 async function serverCpuPerRequest(pid: number, n: number, fn: () => Promise<number>): Promise<number> {
-  for (let i = 0; i < 50; i++) await fn(); // warm-up
+  for (let i = 0; i < 200; i++) await fn(); // warm-up (the JIT settles)
   const before = cpuMs(pid);
   for (let i = 0; i < n; i++) {
     const code = await fn();
@@ -59,7 +78,9 @@ async function serverCpuPerRequest(pid: number, n: number, fn: () => Promise<num
 
 export async function runApplyBench(): Promise<ApplyBenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'keelson-apply-bench-'));
-  const proc = await startKeelson({ dataDir: dir, kubeconfig: join(dir, 'kc') });
+  const profileDir = process.env.BENCH_PROFILE;
+  const proc = await startKeelson({ dataDir: dir, kubeconfig: join(dir, 'kc'),
+    ...(profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] } : {}) });
   try {
     const creds = readKubeconfig(proc.kubeconfig);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -67,6 +88,7 @@ export async function runApplyBench(): Promise<ApplyBenchRow[]> {
     const body = JSON.stringify(DEPLOYMENT);
     const applyOnce = () => call(creds, agent, 'PATCH', path, body, 'application/apply-patch+yaml');
     const n = 1000;
+    await settled(proc.pid);
     const applyMs = await serverCpuPerRequest(proc.pid, n, applyOnce);
     const getMs = await serverCpuPerRequest(proc.pid, n, () => call(creds, agent, 'GET', '/apis/apps/v1/namespaces/default/deployments/web'));
     agent.destroy();
@@ -89,21 +111,25 @@ export async function runApplyBench(): Promise<ApplyBenchRow[]> {
   }
 }
 
-/** Replaces the `## Patch and apply` section of BENCHMARKS.md (the other sections belong to other benches). */
+/**
+ * Adds this run's rows, dated and with the load average, to the end of the `## Patch and apply` table of
+ * BENCHMARKS.md (earlier rows are history and stay; the other sections belong to other benches).
+ */
 function writeSection(rows: ApplyBenchRow[]): void {
   const file = join(import.meta.dirname, '..', 'BENCHMARKS.md');
-  const table = ['| metric | target | result | meets |', '|---|---|---|---|', ...rows.map((r) => `| ${r.name} | ${r.target} | ${r.value} | ${r.meets} |`)];
-  const section = ['## Patch and apply', '',
-    `Measured by \`node --import tsx bench/apply.ts\` (part of \`npm run bench\`) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}: ` +
-    'server CPU read from /proc for a keelson child process (sqlite store) answering 1,000 sequential no-op applies on one keep-alive connection; ' +
-    'the GET of the same object is the in-run baseline. The strategic merge patch runs in-process.', '', ...table, ''].join('\n');
+  const stamp = `${new Date().toISOString().slice(0, 16).replace('T', ' ')}, load ${loadavg()[0]!.toFixed(1)}`;
+  const lines = rows.map((r) => `| ${r.name} (${stamp}) | ${r.target} | ${r.value} | ${r.meets} |`);
   let text = readFileSync(file, 'utf8');
   const at = text.indexOf('## Patch and apply');
-  if (at >= 0) {
-    const next = text.indexOf('\n## ', at + 1);
-    text = text.slice(0, at) + section + (next >= 0 ? text.slice(next + 1) : '');
+  const tableAt = at >= 0 ? text.indexOf('\n| metric | target | result | meets |', at) : -1;
+  const next = at >= 0 ? text.indexOf('\n## ', at + 1) : -1;
+  if (tableAt >= 0 && (next < 0 || tableAt < next)) {
+    let end = tableAt + 1;
+    while (end < text.length && text[end] === '|') end = text.indexOf('\n', end) + 1 || text.length;
+    text = text.slice(0, end) + lines.map((l) => `${l}\n`).join('') + text.slice(end);
   } else {
-    text = `${text.trimEnd()}\n\n${section}`;
+    const table = ['| metric | target | result | meets |', '|---|---|---|---|', ...lines];
+    text = `${text.trimEnd()}\n\n## Patch and apply\n\nMeasured by \`node --import tsx bench/apply.ts\`.\n\n${table.join('\n')}\n`;
   }
   writeFileSync(file, text);
 }
@@ -111,5 +137,6 @@ function writeSection(rows: ApplyBenchRow[]): void {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = await runApplyBench();
   for (const r of rows) console.log(`| ${r.name} | ${r.target} | ${r.value} | ${r.meets} |`);
+  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   writeSection(rows);
 }

@@ -10,6 +10,7 @@ import type { KeyValue, Store } from '../storage/interface.ts';
 import type { OpContext } from './rest.ts';
 import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission.ts';
 import { DryRunStore } from './dry-run-store.ts';
+import { NoopUpdates } from './noop-updates.ts';
 import { canonicalObject, encodeCanonical, encodeObject, listPrefix, objectKey } from './codec.ts';
 import { registryStrategy, type RegistryStrategy } from './strategy.ts';
 import { withPolicy, type ClusterPolicy } from '../api/validation/cluster-policy.ts';
@@ -68,6 +69,8 @@ export class StoreCore {
   readonly now: () => Date;
   readonly converter?: VersionConverter;
   readonly allowPrivileged: boolean;
+  /** Revisions an unchanged update was already prepared for (update.ts). */
+  readonly noops = new NoopUpdates();
   private readonly dryRunStore: Store;
   private readonly admissionOf: () => Admission | undefined;
   /** Converted views of shared cache entries and events: one per revision, so encodings are still made once. */

@@ -189,3 +189,68 @@ void describe('objects stored by earlier versions (not in canonical form)', () =
     assert.deepEqual(Object.keys(stored.metadata), ['name', 'namespace', 'uid', 'creationTimestamp']);
   });
 });
+
+void describe('an unchanged object handed back (no-op server-side apply) skips the preparation it had', () => {
+  let env: TestEnv;
+  before(async () => { env = await testEnv(); });
+  after(async () => { await env.close(); });
+  const cms = () => env.registry.lookup('', 'v1', 'configmaps')!;
+
+  /** Runs `fn` with the ConfigMap strategy's validateUpdate counted and a warning per update. */
+  async function spying<T>(fn: (calls: () => number) => Promise<T>): Promise<T> {
+    const def = cms().def;
+    const saved = def.strategy!;
+    let n = 0;
+    def.strategy = { ...saved, validateUpdate: (obj, old, ctx) => { n++; return saved.validateUpdate?.(obj, old, ctx) ?? saved.validate?.(obj, ctx) ?? []; }, warnings: () => ['w: kept on every update'] };
+    try {
+      return await fn(() => n);
+    } finally {
+      def.strategy = saved;
+    }
+  }
+
+  void it('prepares once per revision, repeats the strategy warnings, and prepares again after a write', async () => {
+    const created = await cms().create(sys('default'), cm('same', { a: '1' }), {});
+    await spying(async (calls) => {
+      const same = (cur: KObject | undefined) => cur!;
+      const opts = { keepManagedFields: true };
+      const ctx1 = sys('default');
+      const r1 = await cms().guaranteedUpdate(ctx1, 'same', same, opts);
+      assert.equal(r1.object.metadata.resourceVersion, created.metadata.resourceVersion);
+      assert.equal(calls(), 1, 'the first no-op is prepared and validated');
+      assert.deepEqual(ctx1.warnings, ['w: kept on every update']);
+      const ctx2 = sys('default');
+      const r2 = await cms().guaranteedUpdate(ctx2, 'same', same, opts);
+      assert.equal(r2.object.metadata.resourceVersion, created.metadata.resourceVersion);
+      assert.deepEqual(r2.object, r1.object);
+      assert.equal(calls(), 1, 'the known no-op is not prepared again');
+      assert.deepEqual(ctx2.warnings, ['w: kept on every update'], 'the strategy warnings are given again');
+      // Another user is another strategy context: prepared again.
+      await cms().guaranteedUpdate(sys('default', { user: { username: 'bob', groups: ['system:authenticated'] } }), 'same', same, opts);
+      assert.equal(calls(), 2);
+      // A copy is not the object handed over: prepared every time (and still a no-op).
+      const copy = (cur: KObject | undefined) => structuredClone(cur!);
+      await cms().guaranteedUpdate(sys('default'), 'same', copy, opts);
+      assert.equal(calls(), 3);
+      // The object changed in place is not unchanged: written.
+      const changed = await cms().guaranteedUpdate(sys('default'), 'same', (cur) => { cur!['data'] = { a: '2' }; return cur!; }, opts);
+      assert.notEqual(changed.object.metadata.resourceVersion, created.metadata.resourceVersion);
+      assert.deepEqual(changed.object['data'], { a: '2' });
+      assert.equal(calls(), 4);
+      // The new revision is unknown: prepared once more, then known again.
+      await cms().guaranteedUpdate(sys('default'), 'same', same, opts);
+      assert.equal(calls(), 5);
+      const again = await cms().guaranteedUpdate(sys('default'), 'same', same, opts);
+      assert.equal(calls(), 5);
+      assert.equal(again.object.metadata.resourceVersion, changed.object.metadata.resourceVersion);
+    });
+  });
+
+  void it('without keepManagedFields (PUT, merge patch) the update is always prepared', async () => {
+    await cms().create(sys('default'), cm('put', { a: '1' }), {});
+    await spying(async (calls) => {
+      for (let i = 0; i < 2; i++) await cms().guaranteedUpdate(sys('default', { fieldManager: 'm' }), 'put', (cur) => cur!, {});
+      assert.equal(calls(), 2);
+    });
+  });
+});

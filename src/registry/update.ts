@@ -26,6 +26,7 @@ import type { StoreCore } from './store-core.ts';
 import { hasSubresource, keepSpecOnStatusUpdate, keepStatusOnUpdate } from './strategy.ts';
 import { nameValidator } from './validation/names.ts';
 import { checkMetaTypes } from './validation/meta-types.ts';
+import { verdictContext } from './noop-updates.ts';
 import { GoValueFieldError, validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.ts';
 
 /** Bound on lost races before giving up with a 409 (kube retries without bound; a bound keeps us honest). */
@@ -155,7 +156,8 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     }
     const existing = core.decode(kv);
     // `produce` gets its own copy; what it returns is copied again by prepareUpdate before any change.
-    const produced = await produce(clone(existing));
+    const given = clone(existing);
+    const produced = await produce(given);
     checkMetaTypes(core.def, produced);
     const input = { ...produced };
     input.metadata = input.metadata && typeof input.metadata === 'object' ? { ...input.metadata } : {};
@@ -166,21 +168,44 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     } else if (givenRv !== existing.metadata.resourceVersion) {
       throw errors.conflict(core.resource(name));
     }
+    // The current object handed back unchanged (a no-op server-side apply) may skip the preparation it had
+    // for this revision already (noop-updates.ts); anything else, or an admission plugin that changes it, does not.
+    const unchangedInput = produced === given && opts.keepManagedFields === true && !opts.afterPrepare && !ctx.allocation &&
+      !isStale(kv.value) && jsonEqual(produced, existing);
+    const context = unchangedInput ? verdictContext(ctx) : '';
+    const known = unchangedInput ? core.noops.lookup(key, kv.modRevision, context) : undefined;
     const admission = opts.admission === false ? undefined : core.admission();
     let mode: ManagedFieldsMode = opts;
     let admittedInput = input;
+    let verdictPossible = unchangedInput;
     if (admission) {
       // Mutating admission sees the request decoded and defaulted, with the current object as oldObject.
-      const requested = decodedCopy(core, input);
-      ensureNamespace(core, ctx, requested);
-      core.strategy.defaults?.(requested);
-      const attrs = core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: clone(requested), oldObject: existing, options: updateOptions(ctx) });
+      // A known no-op's request decodes and defaults to the current object itself: it is handed over as is.
+      let requested: KObject;
+      if (known) {
+        requested = input;
+      } else {
+        requested = decodedCopy(core, input);
+        ensureNamespace(core, ctx, requested);
+        core.strategy.defaults?.(requested);
+        verdictPossible &&= jsonEqual(requested, existing);
+      }
+      const attrs = core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: known ? requested : clone(requested), oldObject: existing, options: updateOptions(ctx) });
       await admission.admit(attrs);
       admittedInput = attrs.object ?? requested;
-      mode = { ...opts, requested };
+      mode = { ...opts, requested: known ? existing : requested };
+      verdictPossible &&= jsonEqual(admittedInput, existing);
     }
-    const obj = prepareUpdate(core, ctx, admittedInput, existing, now, mode);
-    opts.afterPrepare?.(obj, existing);
+    const warningsBefore = ctx.warnings.length;
+    let obj: KObject;
+    if (known && verdictPossible) {
+      obj = existing;
+      ctx.warnings.push(...known);
+    } else {
+      obj = prepareUpdate(core, ctx, admittedInput, existing, now, mode);
+      opts.afterPrepare?.(obj, existing);
+    }
+    const prepared = ctx.warnings.slice(warningsBefore);
     if (admission) {
       await admission.validate(core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: clone(obj), oldObject: existing, options: updateOptions(ctx) }));
     }
@@ -199,9 +224,11 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     // Compared in kube's JSON shape on both sides (an object stored by an earlier version may not be), so a
     // write that only differs in key order, zero values or quantity spelling is a no-op.
     // A value read with an encryption key that no longer writes is rewritten even then (kube's stale data).
+    if (obj === existing) return { object: existing, created: false }; // the known no-op
     const canonical = core.canonical(obj);
     if (!isStale(kv.value) && jsonEqual(comparable(canonical), comparable(core.canonical(existing)))) {
       // No-op: nothing but managedFields timestamps would change; kube skips the write.
+      if (verdictPossible && jsonEqual(obj, existing)) core.noops.remember(key, kv.modRevision, context, prepared);
       return { object: existing, created: false };
     }
     let res;

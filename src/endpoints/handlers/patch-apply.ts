@@ -7,10 +7,15 @@
  *   computed (the registry does not record the write again);
  * - after the apply, duplicate keys in the YAML are strict findings: `fieldValidation=Strict` → 400
  *   `error strict decoding YAML: …`, Warn → one Warning header per finding;
- * - the object must still be named as the URL names it, in the URL's namespace (400 otherwise).
+ * - the object must still be named as the URL names it, in the URL's namespace (400 otherwise);
+ * - an apply that leaves the object exactly as it was hands the registry the current object itself (its
+ *   no-op), and is remembered: the same body from the same manager onto the same revision skips the merge.
  */
 import type { KObject } from '../../machinery/objects.ts';
 import { apply, resetFields } from '../../apply/ssa/index.ts';
+import { liveRevision, NoopApplyMemo, type ApplyRequestIdentity } from '../../apply/ssa/noop-memo.ts';
+import { jsonEqual } from '../../apply/fieldpath/value.ts';
+import { objectKey } from '../../registry/codec.ts';
 import { customApplyRoot } from '../../registry/customresources/resource-def.ts';
 import type { RequestContext } from '../../request/context.ts';
 import { BodySyntaxError, contentTypeOf, parseBody, readBody } from '../negotiation/decode.ts';
@@ -83,6 +88,9 @@ function decodeApplyBody(body: Buffer): { value: Record<string, unknown>; duplic
   return { value: v as Record<string, unknown>, duplicates: decoded.strict.filter((m) => m.includes('already set in map')) };
 }
 
+/** No-op applies seen by this process (src/apply/ssa/noop-memo.ts). */
+const noops = new NoopApplyMemo();
+
 export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Promise<void> {
   const rep = negotiateResponse(ctx, s.render);
   const body = await readBody(ctx);
@@ -98,17 +106,40 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
   const op = opContext(ctx, s, { dryRun: q.dryRun, fieldManager: q.fieldManager });
   // Custom resources: their CRD schema's apply view (list/map types); built-in kinds: the catalog's.
   const view = s.kind === s.def.kind ? customApplyRoot(s.def) : undefined;
+  const identity: ApplyRequestIdentity = {
+    object: objectKey(s.def, s.namespace, s.name), manager: q.fieldManager, force: q.force === true, subresource: s.subresource,
+    apiVersion: s.apiVersion, kind: s.kind, view, body,
+  };
   const { object, created } = await s.storage.guaranteedUpdate(op, s.name, (current) => {
     if (attempt++ > 0) ctx.warnings.length = warningsBefore; // the registry may retry on a lost race
-    const r = apply({
-      live: current, applied, manager: q.fieldManager, force: q.force === true, apiVersion: s.apiVersion, kind: s.kind,
-      ...(s.subresource ? { subresource: s.subresource } : {}), ignoredFields, now: new Date(), ...(view ? { view } : {}),
-    });
+    const live = current ? liveRevision(current) : undefined;
+    let obj: KObject;
+    if (current && noops.isNoop(identity, live)) {
+      obj = current;
+    } else {
+      let r;
+      try {
+        r = apply({
+          live: current, applied, manager: q.fieldManager, force: q.force === true, apiVersion: s.apiVersion, kind: s.kind,
+          ...(s.subresource ? { subresource: s.subresource } : {}), ignoredFields, now: new Date(), ...(view ? { view } : {}),
+        });
+      } catch (e) {
+        noops.forget(identity);
+        throw e;
+      }
+      // Exactly the live object (values and managedFields): the registry's no-op, learned for next time.
+      if (current && !r.changed && jsonEqual(r.object, current)) {
+        obj = current;
+        noops.rememberNoop(identity, live);
+      } else {
+        obj = r.object as KObject;
+        noops.forget(identity);
+      }
+    }
     if (duplicates.length && directive === 'Strict') {
       throw errors.badRequest(`error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n${duplicates.map((d) => `  ${d}`).join('\n')}`);
     }
     if (duplicates.length && directive === 'Warn') ctx.warnings.push(...duplicates);
-    const obj = r.object as KObject;
     ensureNamespace(obj, expectedNs);
     checkName(obj, s.name, s.namespace);
     dedupOwnerReferences(obj, ctx.warnings, true);
