@@ -160,3 +160,14 @@ void test('the 401 body clients see is the reference Unauthorized Status', async
   const want = readKubeJson('responses/errors/401-bad-token.json');
   assert.deepEqual(errors.unauthorized().toStatus(), want);
 });
+
+void test('a token file entry authenticates as one frozen user shared by every request (no copy per request)', () => {
+  const a = withAuthenticatedGroup(bearerTokenAuthenticator([staticTokenAuthenticator(parseTokenFile('abc,alice,1,"dev,ops"\n'))]));
+  const r1 = a.authenticate(req({ authorization: 'Bearer abc' }));
+  const r2 = a.authenticate(req({ authorization: 'Bearer abc' }));
+  assert.ok(!(r1 instanceof Promise) && !(r2 instanceof Promise));
+  assert.deepEqual(r1, { kind: 'authenticated', method: 'token-file', user: { username: 'alice', uid: '1', groups: ['dev', 'ops', 'system:authenticated'] } });
+  assert.equal(r1, r2);
+  assert.ok(r1.kind === 'authenticated' && Object.isFrozen(r1.user) && Object.isFrozen(r1.user.groups));
+  assert.throws(() => { if (r1.kind === 'authenticated') r1.user.groups.push('x'); }, TypeError);
+});

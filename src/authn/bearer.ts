@@ -38,7 +38,19 @@ export function bearerTokenAuthenticator(tokens: readonly TokenAuthenticator[]):
   };
 }
 
-function accepted(t: TokenAuthenticator, found: NonNullable<Awaited<ReturnType<TokenAuthenticator['authenticateToken']>>>): AuthResult {
+type Found = NonNullable<Awaited<ReturnType<TokenAuthenticator['authenticateToken']>>>;
+
+/** Results for frozen users (a token file's entries): built once per user, shared by every request. */
+const acceptedMemo = new WeakMap<Found, AuthResult>();
+
+function accepted(t: TokenAuthenticator, found: Found): AuthResult {
+  if (Object.isFrozen(found) && !('grantedAudiences' in found)) {
+    let r = acceptedMemo.get(found);
+    if (!r || r.kind !== 'authenticated' || r.method !== t.name) {
+      acceptedMemo.set(found, r = Object.freeze({ kind: 'authenticated', user: found, method: t.name }));
+    }
+    return r;
+  }
   const { grantedAudiences, ...user } = found;
   return { kind: 'authenticated', user, method: t.name, ...(grantedAudiences ? { audiences: grantedAudiences } : {}) };
 }

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { timingSafeEqual } from 'node:crypto';
 import type { UserInfo } from '../machinery/objects.ts';
 import type { TokenAuthenticator } from '../request/authenticator.ts';
+import { frozenUser } from './union.ts';
 
 export class TokenFileError extends Error {
   override name = 'TokenFileError';
@@ -77,7 +78,8 @@ export function parseTokenFile(text: string, path = '<inline>'): Map<string, Use
 }
 
 export function staticTokenAuthenticator(tokens: ReadonlyMap<string, UserInfo>): TokenAuthenticator {
-  const entries = [...tokens].map(([t, u]) => ({ token: Buffer.from(t), user: u }));
+  // One frozen user per entry, handed to every request with that token (nothing downstream changes a user).
+  const entries = [...tokens].map(([t, u]) => ({ token: Buffer.from(t), user: frozenUser(u) }));
   return {
     name: 'token-file',
     authenticateToken(token: string): UserInfo | undefined {
@@ -86,7 +88,7 @@ export function staticTokenAuthenticator(tokens: ReadonlyMap<string, UserInfo>):
       for (const e of entries) {
         if (e.token.length === given.length && timingSafeEqual(e.token, given)) found = e.user;
       }
-      return found && { ...found, groups: [...found.groups] };
+      return found;
     },
   };
 }

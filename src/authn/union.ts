@@ -45,19 +45,46 @@ export function unionAuthenticator(members: readonly Authenticator[]): Authentic
   };
 }
 
+/**
+ * A user that is never changed after authentication (token file entries, client certificates per connection):
+ * frozen to the arrays, so one object can serve every request with that credential instead of a copy each.
+ */
+export function frozenUser(user: UserInfo): UserInfo {
+  if (Object.isFrozen(user)) return user;
+  // The types stay mutable (UserInfo is shared with code that builds users); freezing makes a stray write throw.
+  const extra = user.extra && Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, Object.freeze([...v]) as string[]]));
+  return Object.freeze({ ...user, groups: Object.freeze([...user.groups]) as string[], ...(extra ? { extra: Object.freeze(extra) } : {}) });
+}
+
+/** Frozen results of the frozen results authenticators hand back for the same credential (no copy per request). */
+const withGroupMemo = new WeakMap<AuthResult, AuthResult>();
+
 export function withAuthenticatedGroup(inner: Authenticator): Authenticator {
+  const add = (r: AuthResult): AuthResult => {
+    if (r.kind !== 'authenticated') return r;
+    if (!Object.isFrozen(r)) return { ...r, user: addAuthenticatedGroup(r.user) };
+    let out = withGroupMemo.get(r);
+    if (!out) withGroupMemo.set(r, out = Object.freeze({ ...r, user: addAuthenticatedGroup(r.user) }));
+    return out;
+  };
   return {
     name: inner.name,
     authenticate(req: AuthRequest): AuthResult | Promise<AuthResult> {
-      return andThen(inner.authenticate(req), (r) => (r.kind !== 'authenticated' ? r : { ...r, user: addAuthenticatedGroup(r.user) }));
+      return andThen(inner.authenticate(req), add);
     },
   };
 }
 
+const addedGroupMemo = new WeakMap<UserInfo, UserInfo>();
+
+/** Frozen users (see frozenUser) get one frozen answer, shared by every request that authenticates as them. */
 export function addAuthenticatedGroup(user: UserInfo): UserInfo {
   if (user.username === ANONYMOUS_USER) return user;
   if (user.groups.includes(AUTHENTICATED_GROUP) || user.groups.includes(UNAUTHENTICATED_GROUP)) return user;
-  return { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
+  if (!Object.isFrozen(user)) return { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
+  let out = addedGroupMemo.get(user);
+  if (!out) addedGroupMemo.set(user, out = frozenUser({ ...user, groups: [...user.groups, AUTHENTICATED_GROUP] }));
+  return out;
 }
 
 export function anonymousAuthenticator(): Authenticator {

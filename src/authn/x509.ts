@@ -10,6 +10,7 @@ import type { TLSSocket, PeerCertificate, DetailedPeerCertificate } from 'node:t
 import type { UserInfo } from '../machinery/objects.ts';
 import type { AuthRequest, AuthResult, Authenticator } from '../request/authenticator.ts';
 import { NO_OPINION } from '../request/authenticator.ts';
+import { frozenUser } from './union.ts';
 
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
 const ANY_EKU = '2.5.29.37.0';
@@ -96,7 +97,7 @@ export function x509Authenticator(opts: X509AuthOptions): Authenticator {
     if (err) return { result: { kind: 'error', message: `verifying certificate ${chain[0]!.subject.replace(/\n/g, ',')} failed: ${err}`, }, until: Infinity };
     const user = subjectUser(chain[0]!);
     const until = Math.min(...chain.map((c) => Date.parse(c.validTo)));
-    return { result: user ? { kind: 'authenticated', method: 'x509', user } : NO_OPINION, until };
+    return { result: user ? Object.freeze({ kind: 'authenticated', method: 'x509', user: frozenUser(user) }) : NO_OPINION, until };
   };
   return {
     name: 'x509',
@@ -104,16 +105,13 @@ export function x509Authenticator(opts: X509AuthOptions): Authenticator {
       const socket = req.tlsSocket;
       if (!socket || typeof socket.getPeerCertificate !== 'function') return NO_OPINION;
       const hit = cache.get(socket);
-      if (hit && now() <= hit.until) return copy(hit.result);
+      // The cached result is frozen: every request on the connection shares it.
+      if (hit && now() <= hit.until) return hit.result;
       const entry = check(peerChain(socket));
       cache.set(socket, entry);
-      return copy(entry.result);
+      return entry.result;
     },
   };
-}
-
-function copy(r: AuthResult): AuthResult {
-  return r.kind === 'authenticated' ? { ...r, user: { ...r.user, groups: [...r.user.groups] } } : r;
 }
 
 /** For tests and embedding: authenticate a chain directly. */

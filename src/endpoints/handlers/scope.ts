@@ -65,9 +65,25 @@ export function topLevelFieldsOf(def: ResourceDef): ReadonlySet<string> | undefi
   return set;
 }
 
+const REQUEST = Symbol('request');
+type Lazy = { [REQUEST]: RequestContext };
+
+/**
+ * The lazy members of an OpContext, as own accessors with shared getter functions: a getter written in the
+ * object literal is a new closure per request, which gave every OpContext a hidden class of its own (allocated
+ * in old space), and that kept the request's objects alive past scavenges (BENCHMARKS.md, issue 16, perf-get2).
+ * Own and enumerable, so a spread copy (`{ ...ctx, subresource: '' }`) still reads them, as before.
+ */
+const LAZY_MEMBERS: PropertyDescriptorMap = {
+  // Created on first use (admission, audit): most reads never need one.
+  auditAnnotations: { enumerable: true, get(this: Lazy) { return (this[REQUEST].auditAnnotations ??= {}); } },
+  // Lazy as well: reading ctx.signal creates the request's AbortController (see server/listener.ts).
+  signal: { enumerable: true, get(this: Lazy) { return this[REQUEST].signal; } },
+};
+
 /** Builds the registry's OpContext for this request. */
 export function opContext(ctx: RequestContext, s: HandlerScope, o: { dryRun?: boolean; fieldManager?: string; namespace?: string } = {}): OpContext {
-  return {
+  const op = {
     namespace: o.namespace ?? s.namespace,
     user: ctx.user,
     dryRun: o.dryRun ?? false,
@@ -75,16 +91,10 @@ export function opContext(ctx: RequestContext, s: HandlerScope, o: { dryRun?: bo
     subresource: s.subresource,
     ...(s.name ? { name: s.name } : {}),
     warnings: ctx.warnings,
-    // Created on first use (admission, audit): most reads never need one.
-    get auditAnnotations() {
-      return (ctx.auditAnnotations ??= {});
-    },
-    // Lazy as well: reading ctx.signal creates the request's AbortController (see server/listener.ts).
-    get signal() {
-      return ctx.signal;
-    },
     ...(ctx.unsafeMalformedObjectDeletion ? { unsafeMalformedObjectDeletion: true } : {}),
+    [REQUEST]: ctx,
   };
+  return Object.defineProperties(op, LAZY_MEMBERS) as unknown as OpContext;
 }
 
 /** The `fieldManager` parameter, or kube's inference from the User-Agent. */
