@@ -1,7 +1,8 @@
 /**
  * kube-apiserver's apiserver_flowcontrol_* families (apiserver/pkg/util/flowcontrol/metrics, v1.33 names, labels,
  * help and stability; labels in sorted order, as client_golang prints them) read from the controller's snapshot
- * when /metrics is scraped, so the request path only bumps plain counters. Not served: the timing-ratio histograms, R/S bounds, demand and wait-duration families.
+ * when /metrics is scraped, so the request path only bumps plain counters. Not served: the timing-ratio
+ * histograms, R/S bounds, demand and wait-duration families.
  */
 import type { MetricsRegistry } from '../machinery/metrics/registry.ts';
 import type { FlowControlStats, FlowControlSnapshot, PriorityLevelSnapshot, SchemaStats } from './controller.ts';

@@ -39,8 +39,4 @@ export class NoopUpdates {
     if (this.verdicts.size >= MAX_ENTRIES) this.verdicts.clear();
     this.verdicts.set(key, { revision, context, warnings: [...warnings] });
   }
-
-  forget(key: string): void {
-    this.verdicts.delete(key);
-  }
 }

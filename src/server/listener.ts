@@ -225,7 +225,7 @@ async function flushThenClose(sockets: ReadonlySet<TLSSocket>, ms: number): Prom
  * The context each request starts with. A class, not an object literal: a literal with a getter and a closure
  * got a hidden class of its own per request, allocated in old space, and that map kept the request's objects
  * (req, res, buffers) reachable from old space until the next full GC: every request's garbage was promoted
- * (≈ 3 KB per request, 11–19 ms scavenges; BENCHMARKS.md, issue 16, perf-get2).
+ * (≈ 3 KB per request, 11–19 ms scavenges; BENCHMARKS.md, issue 16).
  */
 class ListenerContext implements ServerContext {
   readonly query: URLSearchParams;

@@ -71,7 +71,7 @@ type Lazy = { [REQUEST]: RequestContext };
 /**
  * The lazy members of an OpContext, as own accessors with shared getter functions: a getter written in the
  * object literal is a new closure per request, which gave every OpContext a hidden class of its own (allocated
- * in old space), and that kept the request's objects alive past scavenges (BENCHMARKS.md, issue 16, perf-get2).
+ * in old space), and that kept the request's objects alive past scavenges (BENCHMARKS.md, issue 16).
  * Own and enumerable, so a spread copy (`{ ...ctx, subresource: '' }`) still reads them, as before.
  */
 const LAZY_MEMBERS: PropertyDescriptorMap = {
