@@ -72,7 +72,7 @@ export function makeCachedObject(codec: ObjectCodec, kv: KeyValue): CachedObject
  * trees alive until the page was done, which was much of the load's garbage collection.
  */
 export function makeLoadedObject(codec: ObjectCodec, kv: KeyValue): CachedObject {
-  const attrs = deepFreeze(codec.attrs(codec.decode(kv)));
+  const attrs = deepFreeze(codec.attrs(codec.decodeForAttrs ? codec.decodeForAttrs(kv) : codec.decode(kv)));
   return new StoredObject(kv.key, kv, undefined, attrs, codec);
 }
 

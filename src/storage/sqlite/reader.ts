@@ -17,6 +17,9 @@ interface Row {
   value: Buffer | null;
 }
 
+/** A range row as an array (`Statement.raw`): a list of 10k+ rows skips building an object per row. */
+type RangeRow = [key: string, rev: number, createRev: number, version: number, value: Buffer | null];
+
 interface LogRow extends Row {
   deleted: number;
   prev_rev: number;
@@ -47,19 +50,19 @@ export class SqliteReader {
       getPast: db.prepare<[string, number], Row & { deleted: number }>(
         'SELECT key, rev, create_rev, version, value, deleted FROM log WHERE key = ? AND rev <= ? ORDER BY rev DESC LIMIT 1',
       ),
-      rangeCur: db.prepare<[string, string, number], Row>(
+      rangeCur: rawRows(db.prepare<[string, string, number]>(
         `SELECT ${curCols}, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?`,
-      ),
-      rangeCurKeys: db.prepare<[string, string, number], Row>(
+      )),
+      rangeCurKeys: rawRows(db.prepare<[string, string, number]>(
         `SELECT ${curCols}, NULL AS value FROM current c WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?`,
-      ),
+      )),
       countCur: db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM current WHERE key >= ? AND key < ?'),
-      rangePast: db.prepare<[string, string, number, number], Row>(
+      rangePast: rawRows(db.prepare<[string, string, number, number]>(
         `SELECT l.key, l.rev, l.create_rev, l.version, l.value FROM (${pastInner}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
-      ),
-      rangePastKeys: db.prepare<[string, string, number, number], Row>(
+      )),
+      rangePastKeys: rawRows(db.prepare<[string, string, number, number]>(
         `SELECT l.key, l.rev, l.create_rev, l.version, NULL AS value FROM (${pastInner}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
-      ),
+      )),
       countPast: db.prepare<[string, string, number], { n: number }>(
         `SELECT count(*) AS n FROM (${pastInner}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0`,
       ),
@@ -99,7 +102,7 @@ export class SqliteReader {
       const rows = at.current
         ? (opts.keysOnly ? this.q.rangeCurKeys : this.q.rangeCur).all(from, end, limit)
         : (opts.keysOnly ? this.q.rangePastKeys : this.q.rangePast).all(from, end, at.revision, limit);
-      return { items: rows.map((r) => toKv(r)!), more: limit > 0 && count > limit, count, revision: at.revision };
+      return { items: rows.map(rangeKv), more: limit > 0 && count > limit, count, revision: at.revision };
     })();
   }
 
@@ -162,6 +165,14 @@ export class SqliteReader {
     if (revision < meta.compacted) throw new CompactedError(revision, meta.compacted);
     return { current: false, revision };
   }
+}
+
+function rawRows<P extends unknown[]>(st: Database.Statement<P>): Database.Statement<P, RangeRow> {
+  return st.raw(true) as unknown as Database.Statement<P, RangeRow>;
+}
+
+function rangeKv(r: RangeRow): KeyValue {
+  return { key: r[0], value: r[4] ?? EMPTY, createRevision: r[2], modRevision: r[1], version: r[3] };
 }
 
 function toKv(r: Row | undefined): KeyValue | undefined {
