@@ -9,6 +9,7 @@
  * holding 100k objects, and its RSS then.
  *   node --import tsx bench/memory.ts          (10k and 100k; part of `npm run bench`)
  *   BENCH_QUICK=1 node --import tsx bench/memory.ts   (10k only)
+ *   BENCH_ROOT=/tmp/other-checkout ...                (measure another build, e.g. main, interleaved with this one)
  * The server runs the built library (dist/index.mjs) in a child with --expose-gc; the parent only sends
  * requests, so its own memory is not counted.
  */
@@ -21,6 +22,8 @@ import { REPO_ROOT, freePort } from '../test/acceptance/keelson-process.ts';
 import { readyzStatus } from './http/readyz.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
+/** The checkout whose build is measured (its own scripts/build.mjs, dist/ and bin/). */
+const ROOT = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT) : REPO_ROOT;
 const STEPS = QUICK ? [10_000] : [10_000, 100_000];
 const CONCURRENCY = 32;
 /** Objects created before the "warm" idle measurement (see main). */
@@ -114,7 +117,7 @@ const mb = (bytes: number): number => bytes / 1024 / 1024;
 async function restartToReady(dataDir: string): Promise<{ ms: number; rssMb: number }> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/keelson.mjs'), `--secure-port=${port}`, `--data-dir=${dataDir}`, `--write-kubeconfig=${path.join(dataDir, '..', 'kc')}`], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/keelson.mjs'), `--secure-port=${port}`, `--data-dir=${dataDir}`, `--write-kubeconfig=${path.join(dataDir, '..', 'kc')}`], { stdio: 'ignore' });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   try {
     for (;;) {
@@ -137,7 +140,7 @@ async function restartToReady(dataDir: string): Promise<{ ms: number; rssMb: num
 }
 
 async function main(): Promise<void> {
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'keelson-memory-'));
   const load0 = os.loadavg()[0]!;
   const childFile = path.join(dir, 'child.mjs');
@@ -152,7 +155,7 @@ async function main(): Promise<void> {
     const perKind: Array<[string, number, number]> = [];
     for (const kind of ['ConfigMap', 'Secret'] as const) {
       const data = path.join(dir, `data-${kind}`);
-      const srv = startChild(childFile, { LIB: path.join(REPO_ROOT, 'dist/index.mjs'), DATA: data, PORT: String(await freePort()) });
+      const srv = startChild(childFile, { LIB: path.join(ROOT, 'dist/index.mjs'), DATA: data, PORT: String(await freePort()) });
       const hello = await srv.next();
       const idle = mb(hello.mem!.rss);
       const agent = new https.Agent({ keepAlive: true, maxSockets: CONCURRENCY, rejectUnauthorized: false, cert: hello.cert, key: hello.key });

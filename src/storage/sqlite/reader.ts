@@ -33,9 +33,9 @@ export class SqliteReader {
   private readonly db: Database.Database;
   private readonly q;
 
-  constructor(path: string) {
+  constructor(path: string, cacheKiB?: number) {
     this.db = new Database(path, { fileMustExist: true });
-    configureReader(this.db);
+    configureReader(this.db, cacheKiB);
     const db = this.db;
     const curCols = 'c.key, c.rev, c.create_rev, c.version';
     const pastInner = 'SELECT max(rev) AS r FROM log WHERE key >= ? AND key < ? AND rev <= ? GROUP BY key';

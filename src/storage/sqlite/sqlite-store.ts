@@ -38,6 +38,7 @@ import { WatchHub } from '../memory/watch-hub.ts';
 import type { FromWorker, OpResult, StoredKv, ToWorker, WriteOp } from './protocol.ts';
 import { acquireStoreLock } from './lock.ts';
 import { SqliteReader } from './reader.ts';
+import { DEFAULT_CACHE_KIB } from './schema.ts';
 import { startCheckpointer, startWriter, stopCheckpointer } from './threads.ts';
 
 export interface SqliteStoreOptions {
@@ -57,6 +58,8 @@ export interface SqliteStoreOptions {
   readonly maxBatchOps?: number;
   /** Test hook: cap the database size (SQLite max_page_count) to simulate a full disk. */
   readonly maxPageCount?: number;
+  /** SQLite page cache of each connection (writer, reader), in KiB. Default DEFAULT_CACHE_KIB (schema.ts). */
+  readonly cacheKiB?: number;
   /** How often the checkpointer thread copies the WAL into the database. Default 200 ms. */
   readonly checkpointIntervalMs?: number;
   /** How long a database locked by another owner is retried before the open is refused (see lock.ts). Default 2000 ms. */
@@ -139,10 +142,11 @@ export class SqliteStore implements Store {
   }
 
   private static async start(opts: SqliteStoreOptions, release: () => void): Promise<SqliteStore> {
-    const { worker, revision } = await startWriter({ path: opts.path, maxPageCount: opts.maxPageCount });
+    const cacheKiB = opts.cacheKiB ?? DEFAULT_CACHE_KIB;
+    const { worker, revision } = await startWriter({ path: opts.path, maxPageCount: opts.maxPageCount, cacheKiB });
     let reader: SqliteReader;
     try {
-      reader = new SqliteReader(opts.path);
+      reader = new SqliteReader(opts.path, cacheKiB);
     } catch (err) {
       await worker.terminate();
       throw new StorageUnavailableError(`cannot open ${opts.path} for reading: ${(err as Error).message}`);
