@@ -9,6 +9,8 @@ export interface WorkerInit {
   readonly path: string;
   /** Test hook: cap the database size (SQLite `max_page_count`) to simulate a full disk. */
   readonly maxPageCount?: number;
+  /** The writer connection's page cache in KiB (schema.ts DEFAULT_CACHE_KIB). */
+  readonly cacheKiB: number;
 }
 
 export interface CheckpointerInit {

@@ -15,7 +15,7 @@ const db = new Database(init.path, { fileMustExist: true });
 db.pragma('query_only = 1');
 db.pragma('busy_timeout = 5000');
 // Pages are read once, in key order: a small cache is enough.
-db.pragma('cache_size = -8192');
+db.pragma('cache_size = -2048');
 const q = {
   meta: db.prepare(init.sql.meta),
   rangeCur: db.prepare(init.sql.rangeCur).raw(true),

@@ -61,9 +61,9 @@ export class SqliteReader {
   private readonly db: Database.Database;
   private readonly q;
 
-  constructor(path: string) {
+  constructor(path: string, cacheKiB?: number) {
     this.db = new Database(path, { fileMustExist: true });
-    configureReader(this.db);
+    configureReader(this.db, cacheKiB);
     const db = this.db;
     const sql = RANGE_SQL;
     this.q = {

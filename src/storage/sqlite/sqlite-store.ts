@@ -39,6 +39,7 @@ import type { FromWorker, OpResult, StoredKv, ToWorker, WriteOp } from './protoc
 import { acquireStoreLock } from './lock.ts';
 import { RANGE_SQL, rangeBounds, SqliteReader } from './reader.ts';
 import { RangeThread } from './range-thread.ts';
+import { DEFAULT_CACHE_KIB } from './schema.ts';
 import { startCheckpointer, startWriter, stopCheckpointer } from './threads.ts';
 
 export interface SqliteStoreOptions {
@@ -58,6 +59,8 @@ export interface SqliteStoreOptions {
   readonly maxBatchOps?: number;
   /** Test hook: cap the database size (SQLite max_page_count) to simulate a full disk. */
   readonly maxPageCount?: number;
+  /** SQLite page cache of each connection (writer, reader), in KiB. Default DEFAULT_CACHE_KIB (schema.ts). */
+  readonly cacheKiB?: number;
   /** How often the checkpointer thread copies the WAL into the database. Default 200 ms. */
   readonly checkpointIntervalMs?: number;
   /** How long a database locked by another owner is retried before the open is refused (see lock.ts). Default 2000 ms. */
@@ -143,10 +146,11 @@ export class SqliteStore implements Store {
   }
 
   private static async start(opts: SqliteStoreOptions, release: () => void): Promise<SqliteStore> {
-    const { worker, revision } = await startWriter({ path: opts.path, maxPageCount: opts.maxPageCount });
+    const cacheKiB = opts.cacheKiB ?? DEFAULT_CACHE_KIB;
+    const { worker, revision } = await startWriter({ path: opts.path, maxPageCount: opts.maxPageCount, cacheKiB });
     let reader: SqliteReader;
     try {
-      reader = new SqliteReader(opts.path);
+      reader = new SqliteReader(opts.path, cacheKiB);
     } catch (err) {
       await worker.terminate();
       throw new StorageUnavailableError(`cannot open ${opts.path} for reading: ${(err as Error).message}`);
