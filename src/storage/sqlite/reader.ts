@@ -7,7 +7,6 @@ import Database from 'better-sqlite3';
 import { CompactedError, FutureRevisionError, type KeyValue, type RangeOptions, type RangeResult, type WatchEvent } from '../interface.ts';
 import { stringPrefixEnd } from '../memory/backend-support.ts';
 import type { HistoryPage } from '../memory/watch-hub.ts';
-import type { RangeSql } from './protocol.ts';
 import { configureReader, MAX_KEY } from './schema.ts';
 
 interface Row {
@@ -33,30 +32,6 @@ const EMPTY = new Uint8Array(0);
 /** Revisions scanned per watch-replay page, so one page never blocks the event loop for long. */
 const HISTORY_SCAN = 20_000;
 
-const CUR_COLS = 'c.key, c.rev, c.create_rev, c.version';
-const PAST_INNER = 'SELECT max(rev) AS r FROM log WHERE key >= ? AND key < ? AND rev <= ? GROUP BY key';
-
-/**
- * The statements a value range runs, shared with the range thread (range-worker.mjs), which prepares the same
- * text on its own connection. Rows are [key, rev, create_rev, version, value].
- */
-export const RANGE_SQL: RangeSql = {
-  meta: "SELECT (SELECT value FROM meta WHERE name = 'revision') AS revision, (SELECT value FROM meta WHERE name = 'compacted') AS compacted",
-  rangeCur: `SELECT ${CUR_COLS}, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?`,
-  countCur: 'SELECT count(*) AS n FROM current WHERE key >= ? AND key < ?',
-  rangePast: `SELECT l.key, l.rev, l.create_rev, l.version, l.value FROM (${PAST_INNER}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
-  countPast: `SELECT count(*) AS n FROM (${PAST_INNER}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0`,
-};
-
-/** Where a range over `prefix` starts and ends, and its row limit (-1: none), as SQL takes them. */
-export function rangeBounds(prefix: string, opts: RangeOptions): { from: string; end: string; limit: number } {
-  return {
-    from: opts.startKey !== undefined && opts.startKey > prefix ? opts.startKey : prefix,
-    end: stringPrefixEnd(prefix) ?? MAX_KEY,
-    limit: opts.limit && opts.limit > 0 ? opts.limit : -1,
-  };
-}
-
 export class SqliteReader {
   private readonly db: Database.Database;
   private readonly q;
@@ -65,23 +40,32 @@ export class SqliteReader {
     this.db = new Database(path, { fileMustExist: true });
     configureReader(this.db, cacheKiB);
     const db = this.db;
-    const sql = RANGE_SQL;
+    const curCols = 'c.key, c.rev, c.create_rev, c.version';
+    const pastInner = 'SELECT max(rev) AS r FROM log WHERE key >= ? AND key < ? AND rev <= ? GROUP BY key';
     this.q = {
-      meta: db.prepare<[], { revision: number; compacted: number }>(sql.meta),
-      getCur: db.prepare<[string], Row>(`SELECT ${CUR_COLS}, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key = ?`),
+      meta: db.prepare<[], { revision: number; compacted: number }>(
+        "SELECT (SELECT value FROM meta WHERE name = 'revision') AS revision, (SELECT value FROM meta WHERE name = 'compacted') AS compacted",
+      ),
+      getCur: db.prepare<[string], Row>(`SELECT ${curCols}, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key = ?`),
       getPast: db.prepare<[string, number], Row & { deleted: number }>(
         'SELECT key, rev, create_rev, version, value, deleted FROM log WHERE key = ? AND rev <= ? ORDER BY rev DESC LIMIT 1',
       ),
-      rangeCur: rawRows(db.prepare<[string, string, number]>(sql.rangeCur)),
+      rangeCur: rawRows(db.prepare<[string, string, number]>(
+        `SELECT ${curCols}, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?`,
+      )),
       rangeCurKeys: rawRows(db.prepare<[string, string, number]>(
-        `SELECT ${CUR_COLS}, NULL AS value FROM current c WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?`,
+        `SELECT ${curCols}, NULL AS value FROM current c WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?`,
       )),
-      countCur: db.prepare<[string, string], { n: number }>(sql.countCur),
-      rangePast: rawRows(db.prepare<[string, string, number, number]>(sql.rangePast)),
+      countCur: db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM current WHERE key >= ? AND key < ?'),
+      rangePast: rawRows(db.prepare<[string, string, number, number]>(
+        `SELECT l.key, l.rev, l.create_rev, l.version, l.value FROM (${pastInner}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
+      )),
       rangePastKeys: rawRows(db.prepare<[string, string, number, number]>(
-        `SELECT l.key, l.rev, l.create_rev, l.version, NULL AS value FROM (${PAST_INNER}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
+        `SELECT l.key, l.rev, l.create_rev, l.version, NULL AS value FROM (${pastInner}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
       )),
-      countPast: db.prepare<[string, string, number], { n: number }>(sql.countPast),
+      countPast: db.prepare<[string, string, number], { n: number }>(
+        `SELECT count(*) AS n FROM (${pastInner}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0`,
+      ),
       history: db.prepare<[number, number, string, string, number], LogRow>(`
         SELECT l.key, l.rev, l.create_rev, l.version, l.value, l.deleted, l.prev_rev,
                p.value AS p_value, p.create_rev AS p_create_rev, p.version AS p_version
@@ -107,7 +91,9 @@ export class SqliteReader {
   }
 
   range(prefix: string, opts: RangeOptions): RangeResult {
-    const { from, end, limit } = rangeBounds(prefix, opts);
+    const from = opts.startKey !== undefined && opts.startKey > prefix ? opts.startKey : prefix;
+    const end = stringPrefixEnd(prefix) ?? MAX_KEY;
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : -1;
     return this.db.transaction((): RangeResult => {
       const at = this.checkRevision(opts.revision ?? 0);
       if (from >= end) return { items: [], more: false, count: 0, revision: at.revision };

@@ -37,8 +37,7 @@ import { checkRevisionOption, checkWrite, RetentionClock, unrefInterval } from '
 import { WatchHub } from '../memory/watch-hub.ts';
 import type { FromWorker, OpResult, StoredKv, ToWorker, WriteOp } from './protocol.ts';
 import { acquireStoreLock } from './lock.ts';
-import { RANGE_SQL, rangeBounds, SqliteReader } from './reader.ts';
-import { RangeThread } from './range-thread.ts';
+import { SqliteReader } from './reader.ts';
 import { DEFAULT_CACHE_KIB } from './schema.ts';
 import { startCheckpointer, startWriter, stopCheckpointer } from './threads.ts';
 
@@ -96,8 +95,6 @@ export class SqliteStore implements Store {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly hub: WatchHub;
   private readonly keyPrefix: string;
-  /** Bulk pages (RangeOptions.bulk) are read on this thread; it starts on the first one. */
-  private readonly rangeThread: RangeThread;
 
   private constructor(
     private readonly opts: SqliteStoreOptions,
@@ -108,7 +105,6 @@ export class SqliteStore implements Store {
     private readonly releaseLock: () => void,
   ) {
     this.keyPrefix = opts.keyPrefix ?? '';
-    this.rangeThread = new RangeThread({ path: opts.path, sql: RANGE_SQL });
     this.hub = new WatchHub({
       source: { readHistory: (p, a, u, l) => this.reader.history(p, a, u, l) },
       initialRevision: revision,
@@ -169,10 +165,6 @@ export class SqliteStore implements Store {
   async range(prefix: string, opts: RangeOptions = {}): Promise<RangeResult> {
     this.assertReadable();
     checkRevisionOption(opts.revision);
-    if (opts.bulk && !opts.keysOnly && !opts.countOnly) {
-      const { from, end, limit } = rangeBounds(prefix, opts);
-      if (from < end) return this.rangeThread.page({ from, end, limit, revision: opts.revision ?? 0 });
-    }
     return this.read(() => this.reader.range(prefix, opts));
   }
 
@@ -252,7 +244,6 @@ export class SqliteStore implements Store {
     if (!this.broken) await this.control({ type: 'close', id: this.nextId++ }).catch(() => {});
     // Also after a failure: the lock goes only once no thread of this store can touch the database.
     await this.worker.terminate();
-    await this.rangeThread.close();
     this.hub.closeAll();
     this.reader.close();
     this.releaseLock();
