@@ -102,9 +102,11 @@ export interface RestStorage {
   update(ctx: OpContext, name: string, obj: KObject, params: WriteParams): Promise<{ object: KObject; created: boolean }>;
   /**
    * Read-modify-write with retries on conflict (PATCH and controllers): `mutate` may run more than once.
-   * Creates when `mutate` accepts `undefined` and the strategy/caller allows it (`allowCreate`).
+   * Creates when `mutate` accepts `undefined` and the strategy/caller allows it (`allowCreate`). `fromCache`:
+   * the first attempt may start from the watch cache's current revision, and an update that changes nothing may
+   * answer with it (`cached`, frozen: not to be changed; valid only while `cached.object === object`).
    */
-  guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean }): Promise<{ object: KObject; created: boolean }>;
+  guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean; fromCache?: boolean }): Promise<{ object: KObject; created: boolean; cached?: CachedObject }>;
   delete(ctx: OpContext, name: string, params: DeleteParams): Promise<DeleteResult>;
   deleteCollection(ctx: OpContext, list: ListParams, params: DeleteParams): Promise<KObject[]>;
 }

@@ -110,7 +110,7 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
     object: objectKey(s.def, s.namespace, s.name), manager: q.fieldManager, force: q.force === true, subresource: s.subresource,
     apiVersion: s.apiVersion, kind: s.kind, view, body,
   };
-  const { object, created } = await s.storage.guaranteedUpdate(op, s.name, (current) => {
+  const { object, created, cached } = await s.storage.guaranteedUpdate(op, s.name, (current) => {
     if (attempt++ > 0) ctx.warnings.length = warningsBefore; // the registry may retry on a lost race
     const live = current ? liveRevision(current) : undefined;
     let obj: KObject;
@@ -144,6 +144,7 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
     checkName(obj, s.name, s.namespace);
     dedupOwnerReferences(obj, ctx.warnings, true);
     return obj;
-  }, { fieldValidation: directive, allowCreate: true, keepManagedFields: true });
-  await respondResource(ctx, s.render, rep, created ? 201 : 200, object);
+  }, { fieldValidation: directive, allowCreate: true, keepManagedFields: true, fromCache: true });
+  // A no-op answers the cached revision itself: its encoding is made once and shared with GETs.
+  await respondResource(ctx, s.render, rep, created ? 201 : 200, cached && cached.object === object ? cached : object);
 }
