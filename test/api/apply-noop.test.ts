@@ -219,3 +219,18 @@ void test('after delete and re-create under the same name, the same apply writes
   assert.equal(created.status, 201, created.text);
   assert.notEqual(created.json().metadata.uid, again.metadata.uid);
 });
+
+void test('a YAML body with a duplicate key: warned about on every apply, refused under Strict every time', async () => {
+  const path = '/api/v1/namespaces/default/configmaps/dupkey';
+  const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dupkey\ndata:\n  a: "1"\n  a: "1"\n';
+  for (let i = 0; i < 3; i++) {
+    const r = await srv.request('PATCH', `${path}?fieldManager=alice`, { headers: APPLY, body: yaml });
+    assert.ok(r.status === 200 || r.status === 201, r.text);
+    assert.match(String(r.headers['warning']), /key \\"a\\" already set in map/, `apply ${i + 1} warns`);
+  }
+  for (let i = 0; i < 2; i++) {
+    const r = await srv.request('PATCH', `${path}?fieldManager=alice&fieldValidation=Strict`, { headers: APPLY, body: yaml });
+    assert.equal(r.status, 400, r.text);
+    assert.match(r.json().message, /error strict decoding YAML/);
+  }
+});

@@ -97,7 +97,6 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
   ctx.audit?.logRequestPatch(body);
   const q = parseWriteQuery(ctx.query, 'PatchOptions', { apply: true });
   const directive = q.fieldValidation ?? 'Warn';
-  const { value: applied, duplicates } = contentTypeOf(ctx) === APPLY_PATCH_CBOR ? decodeCborApplyBody(body) : decodeApplyBody(body);
   const hasStatus = (s.def.subresources ?? []).some((r) => r.name === 'status');
   const ignoredFields = resetFields({ subresource: s.subresource, hasStatus });
   const expectedNs = expectedNamespace(s);
@@ -110,6 +109,10 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
     object: objectKey(s.def, s.namespace, s.name), manager: q.fieldManager, force: q.force === true, subresource: s.subresource,
     apiVersion: s.apiVersion, kind: s.kind, view, body,
   };
+  const cbor = contentTypeOf(ctx) === APPLY_PATCH_CBOR;
+  const decodeBody = () => (cbor ? decodeCborApplyBody(body) : decodeApplyBody(body));
+  // A body remembered as a no-op decoded without findings before: it is decoded only if the merge runs.
+  let decoded = noops.knowsBody(identity) ? undefined : decodeBody();
   const { object, created, cached } = await s.storage.guaranteedUpdate(op, s.name, (current) => {
     if (attempt++ > 0) ctx.warnings.length = warningsBefore; // the registry may retry on a lost race
     const live = current ? liveRevision(current) : undefined;
@@ -119,8 +122,9 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
     } else {
       let r;
       try {
+        decoded ??= decodeBody();
         r = apply({
-          live: current, applied, manager: q.fieldManager, force: q.force === true, apiVersion: s.apiVersion, kind: s.kind,
+          live: current, applied: decoded.value, manager: q.fieldManager, force: q.force === true, apiVersion: s.apiVersion, kind: s.kind,
           ...(s.subresource ? { subresource: s.subresource } : {}), ignoredFields, now: new Date(), ...(view ? { view } : {}),
         });
       } catch (e) {
@@ -130,12 +134,14 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
       // Exactly the live object (values and managedFields): the registry's no-op, learned for next time.
       if (current && !r.changed && jsonEqual(r.object, current)) {
         obj = current;
-        noops.rememberNoop(identity, live);
+        if (decoded.duplicates.length === 0) noops.rememberNoop(identity, live);
+        else noops.forget(identity);
       } else {
         obj = r.object as KObject;
         noops.forget(identity);
       }
     }
+    const duplicates = decoded?.duplicates ?? [];
     if (duplicates.length && directive === 'Strict') {
       throw errors.badRequest(`error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n${duplicates.map((d) => `  ${d}`).join('\n')}`);
     }
