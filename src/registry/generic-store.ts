@@ -90,7 +90,7 @@ export class GenericStore implements RestStorage {
     });
   }
 
-  async guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean; fromCache?: boolean }): Promise<UpdateResult> {
+  async guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean; fromCache?: boolean; unchanged?: (current: KObject) => boolean }): Promise<UpdateResult> {
     // `binding`: the pods/binding REST's own write (spec.nodeName + PodScheduled), past the spec rules.
     this.checkSubresource(ctx, ['status', 'scale', 'binding', ...POD_SPEC_SUBRESOURCES, ...STRATEGY_SUBRESOURCES]);
     const keepManagedFields = params.keepManagedFields === true;
@@ -100,6 +100,7 @@ export class GenericStore implements RestStorage {
       keepManagedFields,
       allowCreate: ctx.subresource === '' && params.allowCreate === true,
       fromCache: params.fromCache === true,
+      ...(params.unchanged ? { unchanged: params.unchanged } : {}),
       ...(ctx.subresource !== '' ? { neverCreate: true } : {}),
       ...this.updateHooks(ctx),
     });

@@ -105,8 +105,10 @@ export interface RestStorage {
    * Creates when `mutate` accepts `undefined` and the strategy/caller allows it (`allowCreate`). `fromCache`:
    * the first attempt may start from the watch cache's current revision, and an update that changes nothing may
    * answer with it (`cached`, frozen: not to be changed; valid only while `cached.object === object`).
+   * `unchanged` (with `fromCache`): says, without changing the frozen current object, that `mutate` would return
+   * it exactly as it is, so `mutate` need not run.
    */
-  guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean; fromCache?: boolean }): Promise<{ object: KObject; created: boolean; cached?: CachedObject }>;
+  guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean; fromCache?: boolean; unchanged?: (current: KObject) => boolean }): Promise<{ object: KObject; created: boolean; cached?: CachedObject }>;
   delete(ctx: OpContext, name: string, params: DeleteParams): Promise<DeleteResult>;
   deleteCollection(ctx: OpContext, list: ListParams, params: DeleteParams): Promise<KObject[]>;
 }

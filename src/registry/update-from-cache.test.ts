@@ -10,6 +10,7 @@ import type { KObject } from '../machinery/objects.ts';
 import { MemoryStore } from '../storage/memory/memory-store.ts';
 import type { Store, WatchHandle, WatchListener, WatchOptions } from '../storage/interface.ts';
 import { createRegistry, type Registry } from './registry.ts';
+import type { Admission, AdmissionAttributes } from './admission.ts';
 import { cm, sys, testCatalog } from './testing/registry.ts';
 
 /** The store with its watch events delivered a few milliseconds late: the watch cache lags every write. */
@@ -119,5 +120,59 @@ void describe('guaranteedUpdate from the watch cache', () => {
     assert.equal(noop.object.metadata.resourceVersion, created.metadata.resourceVersion);
     assert.deepEqual(noop.object['data'], { a: '1' });
     assert.deepEqual((await cms().get(sys('default'), 'nc4', {})).object['data'], { a: '1' });
+  });
+});
+
+void describe('guaranteedUpdate from the watch cache: `unchanged` and admission', () => {
+  const base = new MemoryStore();
+  /** What the test's mutating admission does to attrs.object: nothing, read it, or change it. */
+  let admit: (a: AdmissionAttributes) => void = () => {};
+  let seen = 0;
+  let registry: Registry;
+  before(async () => {
+    const admission: Admission = { admit: async (a) => { seen++; admit(a); }, validate: async () => {} };
+    registry = await createRegistry({ catalog: testCatalog(), store: base, cache: true, admission: () => admission });
+  });
+  after(async () => { await registry.stop(); await base.close(); });
+  const cms = () => registry.lookup('', 'v1', 'configmaps')!;
+  const never = (): KObject => { throw new Error('produce ran although unchanged() said it need not'); };
+  const opts = { keepManagedFields: true, fromCache: true, unchanged: () => true } as const;
+
+  void it('a known no-op skips produce, still runs admission, and answers the cached revision', async () => {
+    const created = await cms().create(sys('default'), cm('u1', { a: '1' }), {});
+    await cms().get(sys('default'), 'u1', {});
+    admit = () => {};
+    // The first no-op teaches the loop that this revision prepares to itself; the next ones are known.
+    for (let i = 0; i < 3; i++) {
+      const before = seen;
+      const r = await cms().guaranteedUpdate(sys('default'), 'u1', never, opts);
+      assert.equal(seen, before + 1, 'mutating admission ran');
+      assert.equal(r.object.metadata.resourceVersion, created.metadata.resourceVersion);
+      assert.ok(r.cached);
+    }
+    // A plugin that only reads the object gets a copy; nothing changes.
+    admit = (a) => { assert.equal(a.object?.metadata.name, 'u1'); };
+    const read = await cms().guaranteedUpdate(sys('default'), 'u1', never, opts);
+    assert.equal(read.object.metadata.resourceVersion, created.metadata.resourceVersion);
+    admit = () => {};
+  });
+
+  void it('a mutating plugin that changes the object turns the known no-op into a write; the cache is intact', async () => {
+    admit = () => {};
+    const created = await cms().create(sys('default'), cm('u2', { a: '1' }), {});
+    const live = await cms().get(sys('default'), 'u2', {});
+    await cms().guaranteedUpdate(sys('default'), 'u2', never, opts);
+    await cms().guaranteedUpdate(sys('default'), 'u2', never, opts);
+    admit = (a) => { a.object!.metadata.labels = { stamped: 'yes' }; };
+    const r = await cms().guaranteedUpdate(sys('default'), 'u2', never, opts);
+    assert.equal(r.cached, undefined);
+    assert.deepEqual(r.object.metadata.labels, { stamped: 'yes' });
+    assert.notEqual(r.object.metadata.resourceVersion, created.metadata.resourceVersion);
+    assert.equal(live.object.metadata.labels, undefined, 'the cached revision was not changed');
+    // Replacing the object works the same way.
+    admit = (a) => { a.object = { ...structuredClone(a.oldObject!), data: { a: '2' } }; };
+    const replaced = await cms().guaranteedUpdate(sys('default'), 'u2', (cur) => cur!, opts);
+    assert.deepEqual(replaced.object['data'], { a: '2' });
+    assert.notEqual(replaced.object.metadata.resourceVersion, r.object.metadata.resourceVersion);
   });
 });

@@ -19,7 +19,7 @@ import type { KeyValue } from '../storage/interface.ts';
 import type { CachedObject } from '../storage/cacher/types.ts';
 import type { OpContext, UpdateFn } from './rest.ts';
 import { admitCreate, customView, decodedCopy, ensureNamespace, prepareCreate, strategyContext, validateCreate, withRevision, writeCreate, type ManagedFieldsMode } from './create.ts';
-import { optionsObject } from './admission.ts';
+import { optionsObject, type AdmissionAttributes } from './admission.ts';
 import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
 import { clone, comparable, jsonEqual, specPart } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
@@ -52,6 +52,11 @@ export interface UpdateLoopOptions extends ManagedFieldsMode {
    * revision (`cached`, frozen and shared: callers must not change the answer). Any other case reads the store.
    */
   readonly fromCache?: boolean;
+  /**
+   * With `fromCache`: tells from the frozen current object, without changing it, that `produce` would hand it
+   * back exactly as it is (server-side apply's memo); the loop then spares `produce`, its copy and the check.
+   */
+  readonly unchanged?: (current: KObject) => boolean;
 }
 
 /** What an update ends with; `cached` when it changed nothing and the current revision came from the cache. */
@@ -66,6 +71,24 @@ export interface UpdateResult {
  * with the cached object: a guarded write still fails on anything newer, and a no-op answers the latest
  * committed revision), else undefined: the caller reads the store.
  */
+/**
+ * Hands mutating admission the frozen current object as `attrs.object`, copied only when a plugin reads or
+ * replaces it (most plugins never look at a Deployment or ConfigMap). Returns whether one did.
+ */
+function copyOnRead(attrs: AdmissionAttributes, frozen: KObject): () => boolean {
+  let copy: KObject | undefined;
+  let replaced = false;
+  Object.defineProperty(attrs, 'object', {
+    configurable: true, enumerable: true,
+    get: () => (copy ??= clone(frozen)),
+    set: (v: KObject | undefined) => {
+      copy = v;
+      replaced = true;
+    },
+  });
+  return () => replaced || copy !== undefined;
+}
+
 async function currentFromCache(core: StoreCore, key: string): Promise<CachedObject | undefined> {
   let c;
   try {
@@ -193,8 +216,9 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     const stored = kv;
     const old = cached ? (): KObject => core.decode(stored) : (): KObject => existing;
     // `produce` gets its own copy; what it returns is copied again by prepareUpdate before any change.
-    const given = clone(existing);
-    const produced = await produce(given);
+    const untouched = cached !== undefined && opts.unchanged?.(existing) === true;
+    const given = untouched ? existing : clone(existing);
+    const produced = untouched ? existing : await produce(given);
     checkMetaTypes(core.def, produced);
     const input = { ...produced };
     input.metadata = input.metadata && typeof input.metadata === 'object' ? { ...input.metadata } : {};
@@ -208,7 +232,7 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     // The current object handed back unchanged (a no-op server-side apply) may skip the preparation it had
     // for this revision already (noop-updates.ts); anything else, or an admission plugin that changes it, does not.
     const unchangedInput = produced === given && opts.keepManagedFields === true && !opts.afterPrepare && !ctx.allocation &&
-      !isStale(kv.value) && jsonEqual(produced, existing);
+      !isStale(kv.value) && (untouched || jsonEqual(produced, existing));
     const context = unchangedInput ? verdictContext(ctx) : '';
     const known = unchangedInput ? core.noops.lookup(key, kv.modRevision, context) : undefined;
     const admission = opts.admission === false ? undefined : core.admission();
@@ -228,10 +252,15 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
         verdictPossible &&= jsonEqual(requested, existing);
       }
       const attrs = core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: known ? requested : clone(requested), oldObject: existing, options: updateOptions(ctx) });
+      const looked = known && untouched ? copyOnRead(attrs, existing) : undefined;
       await admission.admit(attrs);
-      admittedInput = attrs.object ?? requested;
       mode = { ...opts, requested: known ? existing : requested };
-      verdictPossible &&= jsonEqual(admittedInput, existing);
+      if (looked && !looked()) {
+        admittedInput = existing; // no plugin read the object, so none changed it
+      } else {
+        admittedInput = attrs.object ?? requested;
+        verdictPossible &&= jsonEqual(admittedInput, existing);
+      }
     }
     const warningsBefore = ctx.warnings.length;
     let obj: KObject;

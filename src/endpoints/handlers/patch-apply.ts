@@ -24,7 +24,7 @@ import { JsonSyntaxError, scanJson } from '../../machinery/json/scan.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseWriteQuery } from '../params.ts';
 import { errors } from '../../machinery/errors.ts';
-import { checkName, dedupOwnerReferences, ensureNamespace, expectedNamespace, opContext, type HandlerScope } from './scope.ts';
+import { checkName, dedupOwnerReferences, ensureNamespace, expectedNamespace, hasDuplicateOwnerReferences, opContext, type HandlerScope } from './scope.ts';
 
 function goTypeOf(v: unknown): string {
   if (Array.isArray(v)) return 'array';
@@ -113,8 +113,18 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
   const decodeBody = () => (cbor ? decodeCborApplyBody(body) : decodeApplyBody(body));
   // A body remembered as a no-op decoded without findings before: it is decoded only if the merge runs.
   let decoded = noops.knowsBody(identity) ? undefined : decodeBody();
-  const { object, created, cached } = await s.storage.guaranteedUpdate(op, s.name, (current) => {
+  const startAttempt = () => {
     if (attempt++ > 0) ctx.warnings.length = warningsBefore; // the registry may retry on a lost race
+  };
+  // What the function below does to a remembered no-op, checked without changing the (frozen) object: it hands
+  // the current object back as it is unless the body has findings or the namespace, name or owners need work.
+  const unchanged = (current: KObject): boolean => {
+    startAttempt();
+    return noops.isNoop(identity, liveRevision(current)) && !decoded?.duplicates.length &&
+      (current.metadata.namespace ?? '') === expectedNs && current.metadata.name === s.name && !hasDuplicateOwnerReferences(current);
+  };
+  const { object, created, cached } = await s.storage.guaranteedUpdate(op, s.name, (current) => {
+    startAttempt();
     const live = current ? liveRevision(current) : undefined;
     let obj: KObject;
     if (current && noops.isNoop(identity, live)) {
@@ -150,7 +160,7 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
     checkName(obj, s.name, s.namespace);
     dedupOwnerReferences(obj, ctx.warnings, true);
     return obj;
-  }, { fieldValidation: directive, allowCreate: true, keepManagedFields: true, fromCache: true });
+  }, { fieldValidation: directive, allowCreate: true, keepManagedFields: true, fromCache: true, unchanged });
   // A no-op answers the cached revision itself: its encoding is made once and shared with GETs.
   await respondResource(ctx, s.render, rep, created ? 201 : 200, cached && cached.object === object ? cached : object);
 }
