@@ -176,3 +176,20 @@ void describe('guaranteedUpdate from the watch cache: `unchanged` and admission'
     assert.notEqual(replaced.object.metadata.resourceVersion, r.object.metadata.resourceVersion);
   });
 });
+
+void it('updatesFromCache=false (encryption at rest): every update reads the store, no-ops included', async () => {
+  const base = new MemoryStore();
+  const registry = await createRegistry({ catalog: testCatalog(), store: base, cache: true, updatesFromCache: false });
+  try {
+    const cms = registry.lookup('', 'v1', 'configmaps')!;
+    const created = await cms.create(sys('default'), cm('enc'), {});
+    await cms.get(sys('default'), 'enc', {});
+    const r = await cms.guaranteedUpdate(sys('default'), 'enc', (cur) => cur!, { keepManagedFields: true, fromCache: true, unchanged: () => true });
+    assert.equal(r.cached, undefined);
+    assert.equal(r.object.metadata.resourceVersion, created.metadata.resourceVersion);
+    assert.ok(!Object.isFrozen(r.object), 'a private copy decoded from the store');
+  } finally {
+    await registry.stop();
+    await base.close();
+  }
+});

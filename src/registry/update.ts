@@ -179,7 +179,7 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
   const key = core.key(ctx, name);
   const writer = core.writer(ctx);
   const site = { op: 'update' as const, resource: core.def.resource, group: core.def.group };
-  const fromCache = opts.fromCache ? await currentFromCache(core, key) : undefined;
+  const fromCache = opts.fromCache && core.updatesFromCache ? await currentFromCache(core, key) : undefined;
   let kv: KeyValue | undefined = fromCache?.kv;
   if (!fromCache) {
     try {
