@@ -219,9 +219,13 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     const untouched = cached !== undefined && opts.unchanged?.(existing) === true;
     const given = untouched ? existing : clone(existing);
     const produced = untouched ? existing : await produce(given);
-    checkMetaTypes(core.def, produced);
-    const input = { ...produced };
-    input.metadata = input.metadata && typeof input.metadata === 'object' ? { ...input.metadata } : {};
+    // The stored object itself (untouched) passed these checks when it was written and is never changed below.
+    if (!untouched) checkMetaTypes(core.def, produced);
+    let input = produced;
+    if (!untouched) {
+      input = { ...produced };
+      input.metadata = input.metadata && typeof input.metadata === 'object' ? { ...input.metadata } : {};
+    }
     const givenRv = input.metadata.resourceVersion ?? '';
     if (givenRv === '') {
       if (opts.requireResourceVersion && !core.strategy.allowUnconditionalUpdate) throw missingResourceVersion(core, name);
