@@ -67,11 +67,6 @@ export interface UpdateResult {
 }
 
 /**
- * The current object from the watch cache when the cache has caught up with the store (kube's GuaranteedUpdate
- * with the cached object: a guarded write still fails on anything newer, and a no-op answers the latest
- * committed revision), else undefined: the caller reads the store.
- */
-/**
  * Hands mutating admission the frozen current object as `attrs.object`, copied only when a plugin reads or
  * replaces it (most plugins never look at a Deployment or ConfigMap). Returns whether one did.
  */
@@ -89,6 +84,11 @@ function copyOnRead(attrs: AdmissionAttributes, frozen: KObject): () => boolean 
   return () => replaced || copy !== undefined;
 }
 
+/**
+ * The current object from the watch cache when the cache has caught up with the store (kube's GuaranteedUpdate
+ * with the cached object: a guarded write still fails on anything newer, and a no-op answers the latest
+ * committed revision), else undefined: the caller reads the store.
+ */
 async function currentFromCache(core: StoreCore, key: string): Promise<CachedObject | undefined> {
   let c;
   try {
