@@ -108,9 +108,23 @@ export interface RestStorage {
    * `unchanged` (with `fromCache`): says, without changing the frozen current object, that `mutate` would return
    * it exactly as it is, so `mutate` need not run.
    */
-  guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean; fromCache?: boolean; unchanged?: (current: KObject) => boolean }): Promise<{ object: KObject; created: boolean; cached?: CachedObject }>;
+  guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: GuaranteedUpdateParams): Promise<{ object: KObject; created: boolean; cached?: CachedObject }>;
   delete(ctx: OpContext, name: string, params: DeleteParams): Promise<DeleteResult>;
   deleteCollection(ctx: OpContext, list: ListParams, params: DeleteParams): Promise<KObject[]>;
+}
+
+export type GuaranteedUpdateParams = WriteParams & { allowCreate?: boolean; fromCache?: boolean; unchanged?: (current: KObject) => boolean };
+
+/**
+ * The params for an inner guaranteedUpdate whose `mutate` a wrapper (RBAC escalation checks, Service
+ * allocation, version conversion) wraps with work of its own: the caller's `unchanged` speaks only for the
+ * caller's `mutate`, so the wrapped one always runs.
+ */
+export function forWrappedMutate(params: GuaranteedUpdateParams): GuaranteedUpdateParams {
+  if (!params.unchanged) return params;
+  const rest = { ...params };
+  delete rest.unchanged;
+  return rest;
 }
 
 /** Finds the storage serving a resource (and sub-resource) of a group version. */
