@@ -67,21 +67,63 @@ export interface UpdateResult {
 }
 
 /**
- * Hands mutating admission the frozen current object as `attrs.object`, copied only when a plugin reads or
- * replaces it (most plugins never look at a Deployment or ConfigMap). Returns whether one did.
+ * Admission attributes whose `object` is the frozen current object, copied only when a plugin reads or replaces
+ * it (most plugins never look at a Deployment or ConfigMap). A class with the accessor on its prototype keeps
+ * the attributes a fast-property object for every plugin that reads them. `looked` says whether one did.
  */
-function copyOnRead(attrs: AdmissionAttributes, frozen: KObject): () => boolean {
-  let copy: KObject | undefined;
-  let replaced = false;
-  Object.defineProperty(attrs, 'object', {
-    configurable: true, enumerable: true,
-    get: () => (copy ??= clone(frozen)),
-    set: (v: KObject | undefined) => {
-      copy = v;
-      replaced = true;
-    },
-  });
-  return () => replaced || copy !== undefined;
+class CopyOnReadAttributes implements AdmissionAttributes {
+  readonly operation: AdmissionAttributes['operation'];
+  readonly kind: AdmissionAttributes['kind'];
+  readonly resource: AdmissionAttributes['resource'];
+  readonly subresource: string;
+  readonly requestKind: AdmissionAttributes['requestKind'];
+  readonly requestResource: AdmissionAttributes['requestResource'];
+  readonly requestSubResource: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly oldObject: KObject | undefined;
+  readonly options: AdmissionAttributes['options'];
+  readonly dryRun: boolean;
+  readonly user: AdmissionAttributes['user'];
+  readonly warnings: string[];
+  readonly auditAnnotations: Record<string, string>;
+  readonly reinvocation: AdmissionAttributes['reinvocation'];
+  #frozen: KObject;
+  #copy: KObject | undefined;
+  #replaced = false;
+
+  constructor(base: AdmissionAttributes, frozen: KObject) {
+    this.operation = base.operation;
+    this.kind = base.kind;
+    this.resource = base.resource;
+    this.subresource = base.subresource;
+    this.requestKind = base.requestKind;
+    this.requestResource = base.requestResource;
+    this.requestSubResource = base.requestSubResource;
+    this.name = base.name;
+    this.namespace = base.namespace;
+    this.oldObject = base.oldObject;
+    this.options = base.options;
+    this.dryRun = base.dryRun;
+    this.user = base.user;
+    this.warnings = base.warnings;
+    this.auditAnnotations = base.auditAnnotations;
+    this.reinvocation = base.reinvocation;
+    this.#frozen = frozen;
+  }
+
+  get object(): KObject | undefined {
+    return this.#replaced ? this.#copy : (this.#copy ??= clone(this.#frozen));
+  }
+
+  set object(v: KObject | undefined) {
+    this.#copy = v;
+    this.#replaced = true;
+  }
+
+  get looked(): boolean {
+    return this.#replaced || this.#copy !== undefined;
+  }
 }
 
 /**
@@ -255,11 +297,12 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
         core.strategy.defaults?.(requested);
         verdictPossible &&= jsonEqual(requested, existing);
       }
-      const attrs = core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: known ? requested : clone(requested), oldObject: existing, options: updateOptions(ctx) });
-      const looked = known && untouched ? copyOnRead(attrs, existing) : undefined;
+      const plain = core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: known ? requested : clone(requested), oldObject: existing, options: updateOptions(ctx) });
+      const lazy = known && untouched ? new CopyOnReadAttributes(plain, existing) : undefined;
+      const attrs = lazy ?? plain;
       await admission.admit(attrs);
       mode = { ...opts, requested: known ? existing : requested };
-      if (looked && !looked()) {
+      if (lazy && !lazy.looked) {
         admittedInput = existing; // no plugin read the object, so none changed it
       } else {
         admittedInput = attrs.object ?? requested;
