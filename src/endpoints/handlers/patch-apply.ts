@@ -9,7 +9,9 @@
  *   `error strict decoding YAML: …`, Warn → one Warning header per finding;
  * - the object must still be named as the URL names it, in the URL's namespace (400 otherwise);
  * - an apply that leaves the object exactly as it was hands the registry the current object itself (its
- *   no-op), and is remembered: the same body from the same manager onto the same revision skips the merge.
+ *   no-op), and is remembered: the same body from the same manager onto the same revision skips the merge,
+ *   the body's decoding and (through `unchanged`) the registry's copy; it starts from the watch cache when the
+ *   cache holds the latest revision and answers that revision's cached encoding.
  */
 import type { KObject } from '../../machinery/objects.ts';
 import { apply, resetFields } from '../../apply/ssa/index.ts';
