@@ -9,6 +9,7 @@
  * holding 100k objects, and its RSS then.
  *   node --import tsx bench/memory.ts          (10k and 100k; part of `npm run bench`)
  *   BENCH_QUICK=1 node --import tsx bench/memory.ts   (10k only)
+ *   BENCH_ROOT=/tmp/other-checkout ...                (measure another build, e.g. main, interleaved with this one)
  * The server runs the built library (dist/index.mjs) in a child with --expose-gc; the parent only sends
  * requests, so its own memory is not counted.
  */
@@ -21,6 +22,8 @@ import { REPO_ROOT, freePort } from '../test/acceptance/keelson-process.ts';
 import { readyzStatus } from './http/readyz.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
+/** The checkout whose build is measured (its own scripts/build.mjs, dist/ and bin/). */
+const ROOT = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT) : REPO_ROOT;
 const STEPS = QUICK ? [10_000] : [10_000, 100_000];
 const CONCURRENCY = 32;
 /** Objects created before the "warm" idle measurement (see main). */
@@ -28,26 +31,42 @@ const WARM_OBJECTS = 200;
 const PAYLOAD = 'x'.repeat(1024);
 const TIMEOUT_MS = 15 * 60_000;
 
-/** The child: starts the server, answers 'measure' with memoryUsage after two full GCs, stops on 'stop'. */
+/**
+ * How long RSS is read after the GC. V8 frees dead ArrayBuffers' memory (every request's body and answer
+ * bytes) on a background sweeper thread and unmaps freed pages on another, so RSS read the moment gc()
+ * returns still counts ≈ 20 MB at 10k objects that the process is already giving back (BENCHMARKS.md,
+ * "Memory per object, second round"). Both readings are reported.
+ */
+const SETTLE_MS = 1000;
+
+/**
+ * The child: starts the server, answers 'measure' with memoryUsage after two full GCs (heap figures at the
+ * GC; rss SETTLE_MS later, rssAtGc at the GC), stops on 'stop'.
+ */
 const CHILD = `
 import { pathToFileURL } from 'node:url';
 const gc = globalThis.gc;
-const measure = () => { gc(); gc(); return process.memoryUsage(); };
+const measure = async () => {
+  gc(); gc();
+  const m = process.memoryUsage();
+  await new Promise((r) => setTimeout(r, ${SETTLE_MS}));
+  return { ...m, rssAtGc: m.rss, rss: process.memoryUsage().rss };
+};
 if (process.env.BARE === '1') {
-  process.send({ ready: true, mem: measure() });
+  process.send({ ready: true, mem: await measure() });
   process.on('message', (m) => { if (m === 'stop') process.exit(0); });
 } else {
   const { startServer } = await import(pathToFileURL(process.env.LIB).href);
   const s = await startServer({ dataDir: process.env.DATA, port: Number(process.env.PORT), log: () => {} });
-  process.send({ ready: true, port: s.port, cert: s.adminCertPem, key: s.adminKeyPem, mem: measure() });
+  process.send({ ready: true, port: s.port, cert: s.adminCertPem, key: s.adminKeyPem, mem: await measure() });
   process.on('message', async (m) => {
-    if (m === 'measure') process.send({ mem: measure() });
+    if (m === 'measure') process.send({ mem: await measure() });
     if (m === 'stop') { await s.stop(); process.exit(0); }
   });
 }
 `;
 
-interface Msg { ready?: boolean; port?: number; cert?: string; key?: string; mem?: NodeJS.MemoryUsage }
+interface Msg { ready?: boolean; port?: number; cert?: string; key?: string; mem?: NodeJS.MemoryUsage & { rssAtGc: number } }
 
 function startChild(file: string, env: Record<string, string>): { child: ChildProcess; next: () => Promise<Msg> } {
   const child = fork(file, [], { execArgv: ['--expose-gc'], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -114,7 +133,7 @@ const mb = (bytes: number): number => bytes / 1024 / 1024;
 async function restartToReady(dataDir: string): Promise<{ ms: number; rssMb: number }> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/keelson.mjs'), `--secure-port=${port}`, `--data-dir=${dataDir}`, `--write-kubeconfig=${path.join(dataDir, '..', 'kc')}`], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/keelson.mjs'), `--secure-port=${port}`, `--data-dir=${dataDir}`, `--write-kubeconfig=${path.join(dataDir, '..', 'kc')}`], { stdio: 'ignore' });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   try {
     for (;;) {
@@ -137,7 +156,7 @@ async function restartToReady(dataDir: string): Promise<{ ms: number; rssMb: num
 }
 
 async function main(): Promise<void> {
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'keelson-memory-'));
   const load0 = os.loadavg()[0]!;
   const childFile = path.join(dir, 'child.mjs');
@@ -152,7 +171,7 @@ async function main(): Promise<void> {
     const perKind: Array<[string, number, number]> = [];
     for (const kind of ['ConfigMap', 'Secret'] as const) {
       const data = path.join(dir, `data-${kind}`);
-      const srv = startChild(childFile, { LIB: path.join(REPO_ROOT, 'dist/index.mjs'), DATA: data, PORT: String(await freePort()) });
+      const srv = startChild(childFile, { LIB: path.join(ROOT, 'dist/index.mjs'), DATA: data, PORT: String(await freePort()) });
       const hello = await srv.next();
       const idle = mb(hello.mem!.rss);
       const agent = new https.Agent({ keepAlive: true, maxSockets: CONCURRENCY, rejectUnauthorized: false, cert: hello.cert, key: hello.key });
@@ -174,10 +193,11 @@ async function main(): Promise<void> {
           srv.child.send('measure');
           const m = (await srv.next()).mem!;
           const perTenK = ((mb(m.rss) - idle) / n) * 10_000;
+          const perTenKAtGc = ((mb(m.rssAtGc) - mb(hello.mem!.rssAtGc)) / n) * 10_000;
           const perTenKWarm = ((mb(m.rss) - warm) / (n - WARM_OBJECTS)) * 10_000;
           const slope = ((mb(m.rss) - previous.rss) / (n - previous.n)) * 10_000;
           previous = { n, rss: mb(m.rss) };
-          lines.push(`| ${kind} | ${n.toLocaleString('en')} | ${idle.toFixed(0)} / ${warm.toFixed(0)} MB | ${mb(m.rss).toFixed(0)} MB (heap ${mb(m.heapUsed).toFixed(0)}, external ${mb(m.external).toFixed(0)}) | **${perTenK.toFixed(0)} MB** / ${perTenKWarm.toFixed(0)} MB / ${slope.toFixed(0)} MB | ${((n - WARM_OBJECTS) / (createMs / 1000)).toFixed(0)}/s |`);
+          lines.push(`| ${kind} | ${n.toLocaleString('en')} | ${idle.toFixed(0)} / ${warm.toFixed(0)} MB | ${mb(m.rss).toFixed(0)} MB (heap ${mb(m.heapUsed).toFixed(0)}, external ${mb(m.external).toFixed(0)}) | **${perTenK.toFixed(0)} MB** / ${perTenKWarm.toFixed(0)} MB / ${slope.toFixed(0)} MB | ${mb(m.rssAtGc).toFixed(0)} MB, ${perTenKAtGc.toFixed(0)} MB | ${((n - WARM_OBJECTS) / (createMs / 1000)).toFixed(0)}/s |`);
           if (n === 10_000) perKind.push([kind, perTenK, (mb(m.heapUsed) - mb(hello.mem!.heapUsed)) / n * 1024 * 1024]);
         }
       } finally {
@@ -186,12 +206,12 @@ async function main(): Promise<void> {
       }
       if (kind === 'ConfigMap' && !QUICK) {
         const r = await restartToReady(data);
-        lines.push(`| ConfigMap restart (bin/keelson.mjs) | ${done.toLocaleString('en')} | — | ${r.rssMb.toFixed(0)} MB at ready (no forced GC) | /readyz 200 after **${(r.ms / 1000).toFixed(1)} s** | — |`);
+        lines.push(`| ConfigMap restart (bin/keelson.mjs) | ${done.toLocaleString('en')} | — | ${r.rssMb.toFixed(0)} MB at ready (no forced GC) | /readyz 200 after **${(r.ms / 1000).toFixed(1)} s** | — | — |`);
       }
     }
     const out = [
-      '| kind | objects | server idle RSS: cold / after the first 200 objects | RSS after full GC | per 10k: above cold idle / above the 200-object server / since the previous row | creates |',
-      '|---|---:|---:|---:|---:|---:|',
+      `| kind | objects | server idle RSS: cold / after the first 200 objects | RSS after full GC (+${SETTLE_MS} ms) | per 10k: above cold idle / above the 200-object server / since the previous row | read at the GC: RSS, per 10k above cold idle | creates |`,
+      '|---|---:|---:|---:|---:|---:|---:|',
       ...lines,
       '',
       `Baseline (same run): empty Node process ${bareRss.toFixed(0)} MB RSS after the same GC.`,

@@ -50,5 +50,5 @@ await build({
   banner: { js: "import { createRequire as __keelsonRequire } from 'node:module'; const require = __keelsonRequire(import.meta.url);" },
 });
 await cli;
-// The sqlite writer and checkpointer threads are plain .mjs files found next to the code that starts them.
-for (const f of ['worker.mjs', 'checkpointer.mjs']) copyFileSync(join(root, 'src/storage/sqlite', f), join(out, f));
+// The sqlite writer, checkpointer and range threads are plain .mjs files found next to the code that starts them.
+for (const f of ['worker.mjs', 'checkpointer.mjs', 'range-worker.mjs']) copyFileSync(join(root, 'src/storage/sqlite', f), join(out, f));

@@ -38,12 +38,6 @@ export interface InformerOptions {
 /** Items handled between two yields to the event loop while a list replaces an informer's state. */
 const REPLACE_SLICE = 1000;
 
-/** kube's metadata informers (PartialObjectMetadata) without managedFields, as controllers' informers strip them. */
-export function metadataOnly(obj: KObject): KObject {
-  const { managedFields: _managed, ...metadata } = obj.metadata;
-  return { apiVersion: obj.apiVersion, kind: obj.kind, metadata };
-}
-
 export function objectKey(obj: KObject): string {
   const ns = obj.metadata.namespace;
   return ns ? `${ns}/${obj.metadata.name ?? ''}` : (obj.metadata.name ?? '');

@@ -39,9 +39,7 @@ function parseLevel(text: string): number | undefined {
 }
 
 export function createDebugFlagsEndpoint(logger: Logger): Endpoint {
-  return async (ctx) => {
-    const p = ctx.info.path;
-    if (ctx.info.isResourceRequest || !(p === '/debug/flags' || p.startsWith('/debug/flags/'))) return false;
+  const serve = async (ctx: RequestContext, p: string): Promise<boolean> => {
     if (p !== '/debug/flags/v') {
       respondBytes(ctx, 200, 'text/html; charset=utf-8', INDEX);
       return true;
@@ -60,5 +58,9 @@ export function createDebugFlagsEndpoint(logger: Logger): Endpoint {
     logger.setVerbosity(level);
     plain(ctx, 200, `successfully set klog.logging.verbosity to ${body}`);
     return true;
+  };
+  return (ctx) => {
+    const p = ctx.info.path;
+    return ctx.info.isResourceRequest || !(p === '/debug/flags' || p.startsWith('/debug/flags/')) ? false : serve(ctx, p);
   };
 }

@@ -9,7 +9,7 @@
  * 1.23 deprecation; `apiserver_longrunning_requests{verb="WATCH"}` counts watches).
  */
 import type { Counter, Gauge, Histogram } from 'prom-client';
-import type { Endpoint, RequestInfo } from '../request/context.ts';
+import type { Endpoint, RequestContext, RequestInfo } from '../request/context.ts';
 import { respondBytes } from '../request/respond.ts';
 import { MetricsRegistry, exponentialBuckets } from '../machinery/metrics/registry.ts';
 import type { CounterCell, CounterVec, HistogramCell, HistogramVec } from '../machinery/metrics/series.ts';
@@ -412,9 +412,9 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
 }
 
 export function createMetricsEndpoint(metrics: Metrics): Endpoint {
-  return async (ctx) => {
-    if (ctx.info.path !== '/metrics' || ctx.info.isResourceRequest) return false;
+  const serve = async (ctx: RequestContext): Promise<boolean> => {
     respondBytes(ctx, 200, 'text/plain; version=0.0.4; charset=utf-8', await metrics.render());
     return true;
   };
+  return (ctx) => (ctx.info.path !== '/metrics' || ctx.info.isResourceRequest ? false : serve(ctx));
 }

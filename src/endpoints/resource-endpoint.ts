@@ -264,8 +264,7 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
     }
   }
 
-  return async function resourceEndpoint(ctx: RequestContext): Promise<boolean> {
-    if (!ctx.info.isResourceRequest) return false;
+  const serveOrFail = async (ctx: RequestContext): Promise<boolean> => {
     try {
       await serve(ctx);
     } catch (err) {
@@ -277,5 +276,8 @@ export function createResourceEndpoint(opts: ResourceEndpointOptions): Endpoint 
       }
     }
     return true;
+  };
+  return function resourceEndpoint(ctx: RequestContext): boolean | Promise<boolean> {
+    return ctx.info.isResourceRequest ? serveOrFail(ctx) : false;
   };
 }

@@ -47,7 +47,7 @@ export function versionInfo(build: { gitCommit?: string; buildDate?: string } = 
 
 export function createVersionEndpoint(build: { gitCommit?: string; buildDate?: string } = {}): Endpoint {
   const info = versionInfo(build);
-  return async (ctx) => {
+  return (ctx) => {
     if (ctx.info.path !== '/version' && ctx.info.path !== '/version/') return false;
     if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD') return false;
     respondJson(ctx, 200, info);

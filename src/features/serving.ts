@@ -43,7 +43,7 @@ export function applyServingSwitches(ctx: RequestContext, s: ServingSwitches, de
 export function withServingGates(gates: FeatureGateReader, endpoints: readonly Endpoint[], deps: ServingDeps = {}): Endpoint[] {
   const s = servingSwitches(gates);
   if (s.responseCompression && !s.cborServing && !s.unsafeMalformedObjectDeletion) return [...endpoints];
-  return endpoints.map((e): Endpoint => async (ctx) => {
+  return endpoints.map((e): Endpoint => (ctx) => {
     applyServingSwitches(ctx, s, deps);
     return e(ctx);
   });

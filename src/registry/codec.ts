@@ -70,13 +70,23 @@ export function encodeCanonical(obj: KObject): Uint8Array {
  * stored until their next write (re-canonicalizing each read would double the decode cost; see BENCHMARKS.md).
  */
 export function decodeKv(kv: KeyValue): KObject {
-  // A value no encryption provider could read (corrupt-objects.ts reports it with kube's wording).
-  if (kv.value instanceof UntransformableValue) throw new Error(`data from the storage is not transformable: ${kv.value.reason}`);
   const rv = kv.modRevision > 0 ? String(kv.modRevision) : undefined;
   // kube-apiserver stores built-in kinds as protobuf (`k8s\0` envelope); data it wrote is read as-is.
-  if (isProtobufValue(kv.value)) return canonicalObject(decodeProtobuf(kv.value) as KObject, rv);
-  const obj = JSON.parse(decoder.decode(kv.value)) as KObject;
-  return withResourceVersion(obj, rv);
+  if (isProtobufValue(checkedValue(kv))) return canonicalObject(decodeProtobuf(kv.value) as KObject, rv);
+  return withResourceVersion(JSON.parse(decoder.decode(kv.value)) as KObject, rv);
+}
+
+/** decodeKv without placing metadata.resourceVersion: enough for selector attributes, and no copy. */
+function decodeUnversioned(kv: KeyValue): KObject {
+  const value = checkedValue(kv);
+  if (isProtobufValue(value)) return canonicalObject(decodeProtobuf(value) as KObject);
+  return JSON.parse(decoder.decode(value)) as KObject;
+}
+
+function checkedValue(kv: KeyValue): Uint8Array {
+  // A value no encryption provider could read (corrupt-objects.ts reports it with kube's wording).
+  if (kv.value instanceof UntransformableValue) throw new Error(`data from the storage is not transformable: ${kv.value.reason}`);
+  return kv.value;
 }
 
 /** Whether stored bytes start with kube's protobuf magic `k8s\0` (JSON never starts with `k`). */
@@ -112,6 +122,7 @@ export function objectAttrs(def: Pick<ResourceDef, 'selectableFields'>, obj: KOb
 export function createCodec(def: Pick<ResourceDef, 'selectableFields'>): ObjectCodec {
   return {
     decode: decodeKv,
+    decodeForAttrs: decodeUnversioned,
     attrs: (obj) => objectAttrs(def, obj),
   };
 }

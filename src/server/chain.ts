@@ -70,11 +70,22 @@ export const FILTERS: readonly { name: string; wrap: Filter }[] = [
 
 /** The endpoints in order, then `404 page not found` (Go's http.NotFound, as kube's final handler). */
 export function routeEndpoints(endpoints: readonly Endpoint[]): ServerHandler {
-  return async function route(ctx) {
-    for (const e of endpoints) {
-      if (await e(ctx)) return;
-    }
+  const notFound = (ctx: Parameters<ServerHandler>[0]): Promise<void> => {
     respondBytes(ctx, 404, 'text/plain; charset=utf-8', '404 page not found\n', { 'X-Content-Type-Options': 'nosniff' });
+    return Promise.resolve();
+  };
+  // Endpoints answer "not mine" synchronously (see Endpoint); only one that may serve is awaited.
+  const from = (ctx: Parameters<ServerHandler>[0], first: number): Promise<void> => {
+    for (let i = first; i < endpoints.length; i++) {
+      const r = endpoints[i]!(ctx);
+      if (r === false) continue;
+      if (r === true) return Promise.resolve();
+      return r.then((served) => (served ? undefined : from(ctx, i + 1)));
+    }
+    return notFound(ctx);
+  };
+  return function route(ctx) {
+    return from(ctx, 0);
   };
 }
 

@@ -58,6 +58,11 @@ export interface RangeOptions {
   readonly keysOnly?: boolean;
   /** Return no items, only `count`. */
   readonly countOnly?: boolean;
+  /**
+   * A page of a long scan (after its first page): a backend may read it off the main thread. Only a hint;
+   * the answer is the same.
+   */
+  readonly bulk?: boolean;
 }
 
 export interface RangeResult {

@@ -73,7 +73,7 @@ export function discoveryEndpoints(o: DiscoveryOptions): Endpoint[] {
   const configFor = (ctx: RequestContext): Buffer => Buffer.from(JSON.stringify(openIdConfiguration({
     issuer: o.issuer, keys: o.keys, jwksUri: o.jwksUri ?? `https://${hostPort(o.externalHost, localPort(ctx))}${JWKS_PATH}`,
   })));
-  const serve = (path: string, contentType: string, body: (ctx: RequestContext) => Buffer): Endpoint => async (ctx) => {
+  const serve = (path: string, contentType: string, body: (ctx: RequestContext) => Buffer): Endpoint => (ctx) => {
     const p = ctx.url.pathname;
     if (p !== path && p !== `${path}/`) return false;
     // go-restful's answer for a method the route does not serve.

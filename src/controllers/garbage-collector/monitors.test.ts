@@ -4,7 +4,7 @@ import type { KObject } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import type { RestRegistry, RestStorage } from '../../registry/rest.ts';
 import type { CachedObject } from '../../storage/cacher/types.ts';
-import { Monitors } from './monitors.ts';
+import { collectorView, Monitors } from './monitors.ts';
 
 // Retry timers are unref'd (they must not hold a server process open): keep this test's event loop alive.
 const keepAlive = setInterval(() => {}, 1000);
@@ -65,4 +65,24 @@ void test('stop() during a retry wait ends it: synced() resolves, no more lists'
   const n = f.lists();
   await new Promise((r) => setTimeout(r, 120));
   assert.equal(f.lists(), n);
+});
+
+void test('collectorView keeps identity, version, owners, finalizers and deletion state, nothing else', () => {
+  const owners = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'u0', blockOwnerDeletion: true }];
+  const full: KObject = {
+    apiVersion: 'v1', kind: 'Secret', data: { k: 'dg==' },
+    metadata: {
+      name: 's', namespace: 'ns', uid: 'u2', resourceVersion: '9', labels: { a: 'b' }, annotations: { big: 'x'.repeat(1000) },
+      creationTimestamp: '2026-11-27T00:00:00Z', deletionTimestamp: '2026-11-27T00:01:00Z', deletionGracePeriodSeconds: 0,
+      finalizers: ['foregroundDeletion'], ownerReferences: owners, managedFields: [{ manager: 'm', operation: 'Update' }],
+    },
+  };
+  assert.deepEqual(collectorView(full), {
+    apiVersion: 'v1', kind: 'Secret',
+    metadata: { name: 's', namespace: 'ns', uid: 'u2', resourceVersion: '9', ownerReferences: owners, finalizers: ['foregroundDeletion'], deletionTimestamp: '2026-11-27T00:01:00Z' },
+  });
+  // Cluster-scoped, nothing optional: no namespace key, no empty owner or finalizer lists.
+  assert.deepEqual(collectorView({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', uid: 'u3', resourceVersion: '2', labels: { x: 'y' } } }), {
+    apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', uid: 'u3', resourceVersion: '2' },
+  });
 });

@@ -5,10 +5,10 @@
  * A monitor whose first list fails is retried with backoff (50 ms doubling to 5 s) until it lists or the set is
  * stopped; `synced()` resolves when every monitor started so far has listed once.
  */
-import type { KObject } from '../../machinery/objects.ts';
+import type { KObject, ObjectMeta } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import type { RestRegistry } from '../../registry/rest.ts';
-import { Informer, metadataOnly } from '../../client/informer.ts';
+import { Informer } from '../../client/informer.ts';
 import type { Logger } from '../../registry/system-context.ts';
 import { groupOf } from './graph.ts';
 import { storageLocation } from './resources.ts';
@@ -27,6 +27,23 @@ interface Monitor {
   stopped: boolean;
 }
 
+/**
+ * The part of an object the collector reads (identity, version, owners, finalizers, deletion state): what a
+ * monitor keeps per object. Labels, annotations and timestamps were ≈ 150 bytes per object in every
+ * monitor's copy. The common fields go in one literal so the copy has a single fixed layout; the rarer
+ * ones are added only when present.
+ */
+export function collectorView(obj: KObject): KObject {
+  const m = obj.metadata;
+  const meta: ObjectMeta = m.namespace === undefined
+    ? { name: m.name, uid: m.uid, resourceVersion: m.resourceVersion }
+    : { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion };
+  if (m.ownerReferences !== undefined) meta.ownerReferences = m.ownerReferences;
+  if (m.finalizers !== undefined) meta.finalizers = m.finalizers;
+  if (m.deletionTimestamp !== undefined) meta.deletionTimestamp = m.deletionTimestamp;
+  return { apiVersion: obj.apiVersion, kind: obj.kind, metadata: meta };
+}
+
 export class Monitors {
   /** By storage location. */
   private readonly byLocation = new Map<string, Monitor>();
@@ -43,9 +60,9 @@ export class Monitors {
     const storage = this.opts.registry.lookup(def.group, def.version, def.resource);
     if (!storage) return;
     const { handler, log } = this.opts;
-    // The graph needs identities, owners, finalizers and deletion state: metadata only, as kube's GC uses
-    // metadata informers. A full copy of every object of every kind doubled the server's memory per object.
-    const informer = new Informer({ storage, transform: metadataOnly, ...(log ? { log } : {}) });
+    // The graph needs identities, owners, finalizers and deletion state (kube's GC uses metadata informers).
+    // A full copy of every object of every kind doubled the server's memory per object.
+    const informer = new Informer({ storage, transform: collectorView, ...(log ? { log } : {}) });
     informer.addHandler({
       onAdd: (obj) => handler.onUpsert(def, obj),
       onUpdate: (_old, obj) => handler.onUpsert(def, obj),

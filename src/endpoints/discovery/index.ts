@@ -49,7 +49,9 @@ export function createDiscoveryEndpoint(opts: DiscoveryEndpointOptions): Endpoin
     return e;
   };
 
-  return async function discoveryEndpoint(ctx: RequestContext): Promise<boolean> {
+  /** No discovery document lives more than three segments deep (/apis/<group>/<version>). */
+  const mightServe = (path: string): boolean => path.startsWith('/api') && path.split('/', 6).length <= 5;
+  const serve = async function discoveryEndpoint(ctx: RequestContext): Promise<boolean> {
     const method = ctx.req.method ?? 'GET';
     let path = ctx.url.pathname;
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
@@ -104,6 +106,7 @@ export function createDiscoveryEndpoint(opts: DiscoveryEndpointOptions): Endpoin
     else respondBytes(ctx, 200, media.contentType, enc.body, headers);
     return true;
   };
+  return (ctx) => (mightServe(ctx.url.pathname) ? serve(ctx) : false);
 }
 
 function headerOf(ctx: RequestContext, name: string): string | undefined {

@@ -74,9 +74,7 @@ export function createHealthEndpoint(o: HealthEndpointOptions): Endpoint {
     respondBytes(ctx, 200, TEXT, verbose ? `${out}${group} check passed\n` : 'ok', NOSNIFF);
   };
 
-  return async (ctx) => {
-    const m = /^\/(livez|readyz|healthz)(?:\/(.+))?$/.exec(ctx.info.path);
-    if (!m || ctx.info.isResourceRequest) return false;
+  const serve = async (ctx: RequestContext, m: RegExpExecArray): Promise<boolean> => {
     const group = m[1]!;
     const checks = groups[group]!;
     if (m[2] === undefined) {
@@ -89,5 +87,9 @@ export function createHealthEndpoint(o: HealthEndpointOptions): Endpoint {
     if (err) respondBytes(ctx, 500, TEXT, `internal server error: ${err.message}\n`, NOSNIFF);
     else respondBytes(ctx, 200, TEXT, 'ok', NOSNIFF);
     return true;
+  };
+  return (ctx) => {
+    const m = ctx.info.isResourceRequest ? null : /^\/(livez|readyz|healthz)(?:\/(.+))?$/.exec(ctx.info.path);
+    return m ? serve(ctx, m) : false;
   };
 }

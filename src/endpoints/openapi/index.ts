@@ -129,9 +129,7 @@ export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
     else warm();
   }
 
-  return async function openApiEndpoint(ctx: RequestContext): Promise<boolean> {
-    const path = ctx.url.pathname.replace(/\/+$/, '');
-    if (path !== '/openapi/v2' && path !== '/openapi/v3' && !path.startsWith('/openapi/v3/')) return false;
+  const serve = async function openApiEndpoint(ctx: RequestContext, path: string): Promise<boolean> {
     const method = ctx.req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') {
       respondBytes(ctx, 405, 'text/plain; charset=utf-8', '405: Method Not Allowed');
@@ -180,5 +178,10 @@ export function createOpenApiEndpoint(opts: OpenApiEndpointOptions): Endpoint {
     }
     send(ctx, enc);
     return true;
+  };
+  return (ctx) => {
+    if (!ctx.url.pathname.startsWith('/openapi/')) return false;
+    const path = ctx.url.pathname.replace(/\/+$/, '');
+    return path === '/openapi/v2' || path === '/openapi/v3' || path.startsWith('/openapi/v3/') ? serve(ctx, path) : false;
   };
 }

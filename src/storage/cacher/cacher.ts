@@ -34,6 +34,7 @@ import {
   KeyOutsidePrefixError,
   StorageUnavailableError,
   StoreClosedError,
+  type RangeResult,
   type StoreReader,
   type WatchEvent,
   type WatchHandle,
@@ -347,28 +348,34 @@ export class Cacher implements ObjectReader {
     const objs: CachedObject[] = [];
     const pageSize = this.opts.loadPageSize ?? 10_000;
     let revision = 0;
-    let startKey: string | undefined;
-    // The cache's fill is a LIST served from storage, as kube's reflector LIST is.
+    // The cache's fill is a LIST served from storage, as kube's reflector LIST is. Each next page is asked for
+    // before this one is decoded, as a bulk page: a store that reads it on another core (sqlite's range
+    // thread) overlaps the read with the decoding.
+    let next: Promise<RangeResult> | undefined = this.store.range(this.prefix, { limit: pageSize });
     let fetched = 0;
     try {
-      for (;;) {
-        const res = await this.store.range(this.prefix, {
-          ...(revision > 0 ? { revision } : {}), limit: pageSize, ...(startKey !== undefined ? { startKey } : {}),
-        });
+      while (next !== undefined) {
+        const res: RangeResult = await next;
+        next = undefined;
         if (gen !== this.generation) return;
         revision = res.revision;
         fetched += res.items.length;
+        if (res.more && res.items.length > 0) {
+          const startKey = `${res.items[res.items.length - 1]!.key}\0`;
+          next = this.store.range(this.prefix, { revision, limit: pageSize, startKey, bulk: true });
+        }
         for (const kv of res.items) {
           const o = decodeOrSkip(this.codec, kv, makeLoadedObject);
           if (o) objs.push(o);
         }
-        if (!res.more || res.items.length === 0) break;
-        startKey = `${res.items[res.items.length - 1]!.key}\0`;
+        if (next === undefined) break;
         // A re-list of a large prefix while serving: let requests in between pages.
         await new Promise<void>((resolve) => setImmediate(resolve));
         if (gen !== this.generation) return;
       }
     } finally {
+      // A page asked for and then abandoned (restarted, stopped) must not fail unobserved.
+      next?.catch(() => {});
       this.store.noteList?.(this.prefix, { fetched, evaluated: objs.length, returned: objs.length });
     }
     this.cache.reset(objs, revision);

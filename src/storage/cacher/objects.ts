@@ -38,6 +38,13 @@ class StoredObject implements CachedObject {
   #encoded: Map<string, Uint8Array> | undefined;
   readonly #codec: ObjectCodec;
   #tree: WeakRef<KObject> | undefined;
+  /** This revision's shared events (see objectEvent): a field, not a WeakMap entry per object. */
+  #events: EventSlots | undefined;
+
+  /** The event slots of `o` when it is a StoredObject (made on first use), else undefined. */
+  static eventSlots(o: CachedObject): EventSlots | undefined {
+    return #events in o ? (o.#events ??= {}) : undefined;
+  }
 
   constructor(readonly key: string, readonly kv: KeyValue, object: KObject | undefined, readonly attrs: ObjectAttrs, codec: ObjectCodec) {
     this.#codec = codec;
@@ -72,7 +79,7 @@ export function makeCachedObject(codec: ObjectCodec, kv: KeyValue): CachedObject
  * trees alive until the page was done, which was much of the load's garbage collection.
  */
 export function makeLoadedObject(codec: ObjectCodec, kv: KeyValue): CachedObject {
-  const attrs = deepFreeze(codec.attrs(codec.decode(kv)));
+  const attrs = deepFreeze(codec.attrs(codec.decodeForAttrs ? codec.decodeForAttrs(kv) : codec.decode(kv)));
   return new StoredObject(kv.key, kv, undefined, attrs, codec);
 }
 
@@ -90,17 +97,33 @@ interface EventSlots {
   deleted?: ObjectEvent;
 }
 
+/** Slots of CachedObjects made elsewhere (views); the cache's own objects keep theirs in a field. */
 const slots = new WeakMap<CachedObject, EventSlots>();
+
+/**
+ * An object event whose encoded-frames map is made on first use: every cached revision keeps the event that
+ * announced it for as long as it is current, and most are never encoded (in-process watchers such as the
+ * garbage collector's read the object, not bytes). An empty Map and its table were ≈ 180 bytes per object.
+ */
+class SharedEvent implements ObjectEvent {
+  #encoded: Map<string, Uint8Array> | undefined;
+
+  constructor(readonly type: 'ADDED' | 'MODIFIED' | 'DELETED', readonly object: CachedObject, readonly revision: number) {}
+
+  get encoded(): Map<string, Uint8Array> {
+    return (this.#encoded ??= new Map());
+  }
+}
 
 /** The one shared event of `type` for this object revision (`revision` = the object's modRevision). */
 export function objectEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: CachedObject): ObjectEvent {
-  let s = slots.get(object);
+  let s = StoredObject.eventSlots(object) ?? slots.get(object);
   if (!s) {
     s = {};
     slots.set(object, s);
   }
   const k = type === 'ADDED' ? 'added' : type === 'MODIFIED' ? 'modified' : 'deleted';
-  return (s[k] ??= { type, object, revision: object.kv.modRevision, encoded: new Map() });
+  return (s[k] ??= new SharedEvent(type, object, object.kv.modRevision));
 }
 
 export function bookmarkEvent(revision: number, initialEventsEnd = false): ObjectEvent {

@@ -130,4 +130,9 @@ export interface ObjectReader {
 export interface ObjectCodec {
   decode(kv: KeyValue): KObject;
   attrs(obj: KObject): ObjectAttrs;
+  /**
+   * The stored object as far as `attrs` needs it, failing as `decode` fails: a bulk load decodes every object
+   * only for its attributes, so it skips what `decode` adds for readers (metadata.resourceVersion in place).
+   */
+  decodeForAttrs?(kv: KeyValue): KObject;
 }

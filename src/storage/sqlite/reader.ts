@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { CompactedError, FutureRevisionError, type KeyValue, type RangeOptions, type RangeResult, type WatchEvent } from '../interface.ts';
 import { stringPrefixEnd } from '../memory/backend-support.ts';
 import type { HistoryPage } from '../memory/watch-hub.ts';
+import type { RangeSql } from './protocol.ts';
 import { configureReader, MAX_KEY } from './schema.ts';
 
 interface Row {
@@ -16,6 +17,9 @@ interface Row {
   version: number;
   value: Buffer | null;
 }
+
+/** A range row as an array (`Statement.raw`): a list of 10k+ rows skips building an object per row. */
+type RangeRow = [key: string, rev: number, createRev: number, version: number, value: Buffer | null];
 
 interface LogRow extends Row {
   deleted: number;
@@ -29,40 +33,55 @@ const EMPTY = new Uint8Array(0);
 /** Revisions scanned per watch-replay page, so one page never blocks the event loop for long. */
 const HISTORY_SCAN = 20_000;
 
+const CUR_COLS = 'c.key, c.rev, c.create_rev, c.version';
+const PAST_INNER = 'SELECT max(rev) AS r FROM log WHERE key >= ? AND key < ? AND rev <= ? GROUP BY key';
+
+/**
+ * The statements a value range runs, shared with the range thread (range-worker.mjs), which prepares the same
+ * text on its own connection. Rows are [key, rev, create_rev, version, value].
+ */
+export const RANGE_SQL: RangeSql = {
+  meta: "SELECT (SELECT value FROM meta WHERE name = 'revision') AS revision, (SELECT value FROM meta WHERE name = 'compacted') AS compacted",
+  rangeCur: `SELECT ${CUR_COLS}, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?`,
+  countCur: 'SELECT count(*) AS n FROM current WHERE key >= ? AND key < ?',
+  rangePast: `SELECT l.key, l.rev, l.create_rev, l.version, l.value FROM (${PAST_INNER}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
+  countPast: `SELECT count(*) AS n FROM (${PAST_INNER}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0`,
+};
+
+/** Where a range over `prefix` starts and ends, and its row limit (-1: none), as SQL takes them. */
+export function rangeBounds(prefix: string, opts: RangeOptions): { from: string; end: string; limit: number } {
+  return {
+    from: opts.startKey !== undefined && opts.startKey > prefix ? opts.startKey : prefix,
+    end: stringPrefixEnd(prefix) ?? MAX_KEY,
+    limit: opts.limit && opts.limit > 0 ? opts.limit : -1,
+  };
+}
+
 export class SqliteReader {
   private readonly db: Database.Database;
   private readonly q;
 
-  constructor(path: string) {
+  constructor(path: string, cacheKiB?: number) {
     this.db = new Database(path, { fileMustExist: true });
-    configureReader(this.db);
+    configureReader(this.db, cacheKiB);
     const db = this.db;
-    const curCols = 'c.key, c.rev, c.create_rev, c.version';
-    const pastInner = 'SELECT max(rev) AS r FROM log WHERE key >= ? AND key < ? AND rev <= ? GROUP BY key';
+    const sql = RANGE_SQL;
     this.q = {
-      meta: db.prepare<[], { revision: number; compacted: number }>(
-        "SELECT (SELECT value FROM meta WHERE name = 'revision') AS revision, (SELECT value FROM meta WHERE name = 'compacted') AS compacted",
-      ),
-      getCur: db.prepare<[string], Row>(`SELECT ${curCols}, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key = ?`),
+      meta: db.prepare<[], { revision: number; compacted: number }>(sql.meta),
+      getCur: db.prepare<[string], Row>(`SELECT ${CUR_COLS}, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key = ?`),
       getPast: db.prepare<[string, number], Row & { deleted: number }>(
         'SELECT key, rev, create_rev, version, value, deleted FROM log WHERE key = ? AND rev <= ? ORDER BY rev DESC LIMIT 1',
       ),
-      rangeCur: db.prepare<[string, string, number], Row>(
-        `SELECT ${curCols}, l.value FROM current c JOIN log l ON l.rev = c.rev WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?`,
-      ),
-      rangeCurKeys: db.prepare<[string, string, number], Row>(
-        `SELECT ${curCols}, NULL AS value FROM current c WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?`,
-      ),
-      countCur: db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM current WHERE key >= ? AND key < ?'),
-      rangePast: db.prepare<[string, string, number, number], Row>(
-        `SELECT l.key, l.rev, l.create_rev, l.version, l.value FROM (${pastInner}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
-      ),
-      rangePastKeys: db.prepare<[string, string, number, number], Row>(
-        `SELECT l.key, l.rev, l.create_rev, l.version, NULL AS value FROM (${pastInner}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
-      ),
-      countPast: db.prepare<[string, string, number], { n: number }>(
-        `SELECT count(*) AS n FROM (${pastInner}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0`,
-      ),
+      rangeCur: rawRows(db.prepare<[string, string, number]>(sql.rangeCur)),
+      rangeCurKeys: rawRows(db.prepare<[string, string, number]>(
+        `SELECT ${CUR_COLS}, NULL AS value FROM current c WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?`,
+      )),
+      countCur: db.prepare<[string, string], { n: number }>(sql.countCur),
+      rangePast: rawRows(db.prepare<[string, string, number, number]>(sql.rangePast)),
+      rangePastKeys: rawRows(db.prepare<[string, string, number, number]>(
+        `SELECT l.key, l.rev, l.create_rev, l.version, NULL AS value FROM (${PAST_INNER}) m JOIN log l ON l.rev = m.r WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
+      )),
+      countPast: db.prepare<[string, string, number], { n: number }>(sql.countPast),
       history: db.prepare<[number, number, string, string, number], LogRow>(`
         SELECT l.key, l.rev, l.create_rev, l.version, l.value, l.deleted, l.prev_rev,
                p.value AS p_value, p.create_rev AS p_create_rev, p.version AS p_version
@@ -88,9 +107,7 @@ export class SqliteReader {
   }
 
   range(prefix: string, opts: RangeOptions): RangeResult {
-    const from = opts.startKey !== undefined && opts.startKey > prefix ? opts.startKey : prefix;
-    const end = stringPrefixEnd(prefix) ?? MAX_KEY;
-    const limit = opts.limit && opts.limit > 0 ? opts.limit : -1;
+    const { from, end, limit } = rangeBounds(prefix, opts);
     return this.db.transaction((): RangeResult => {
       const at = this.checkRevision(opts.revision ?? 0);
       if (from >= end) return { items: [], more: false, count: 0, revision: at.revision };
@@ -99,7 +116,7 @@ export class SqliteReader {
       const rows = at.current
         ? (opts.keysOnly ? this.q.rangeCurKeys : this.q.rangeCur).all(from, end, limit)
         : (opts.keysOnly ? this.q.rangePastKeys : this.q.rangePast).all(from, end, at.revision, limit);
-      return { items: rows.map((r) => toKv(r)!), more: limit > 0 && count > limit, count, revision: at.revision };
+      return { items: rows.map(rangeKv), more: limit > 0 && count > limit, count, revision: at.revision };
     })();
   }
 
@@ -162,6 +179,14 @@ export class SqliteReader {
     if (revision < meta.compacted) throw new CompactedError(revision, meta.compacted);
     return { current: false, revision };
   }
+}
+
+function rawRows<P extends unknown[]>(st: Database.Statement<P>): Database.Statement<P, RangeRow> {
+  return st.raw(true) as unknown as Database.Statement<P, RangeRow>;
+}
+
+function rangeKv(r: RangeRow): KeyValue {
+  return { key: r[0], value: r[4] ?? EMPTY, createRevision: r[2], modRevision: r[1], version: r[3] };
 }
 
 function toKv(r: Row | undefined): KeyValue | undefined {

@@ -16,11 +16,20 @@
  */
 import type Database from 'better-sqlite3';
 
+/**
+ * Page cache per connection (writer and main-thread reader), in KiB. Small on purpose: the OS page cache
+ * holds the file anyway, most reads are answered by the watch cache, and a writer's work per commit is a few
+ * B-tree descents whose interior pages stay cached even at this size. At 32 MiB each, both connections grew to
+ * hold the same pages (≈ 25 MB of RSS at 10k 1-KiB objects) without faster writes (BENCHMARKS.md, "Memory per
+ * object, second round").
+ */
+export const DEFAULT_CACHE_KIB = 2048;
+
 /** Pragmas of a main-thread reader connection: never writes, waits briefly during checkpoints. */
-export function configureReader(db: Database.Database): void {
+export function configureReader(db: Database.Database, cacheKiB: number = DEFAULT_CACHE_KIB): void {
   db.pragma('query_only = 1');
   db.pragma('busy_timeout = 5000');
-  db.pragma('cache_size = -32768');
+  db.pragma(`cache_size = ${-Math.max(64, Math.floor(cacheKiB))}`);
 }
 
 /** Upper bound for a range over every key (empty prefix): above any valid UTF-8 key SQLite compares. */

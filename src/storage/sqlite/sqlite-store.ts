@@ -37,7 +37,9 @@ import { checkRevisionOption, checkWrite, RetentionClock, unrefInterval } from '
 import { WatchHub } from '../memory/watch-hub.ts';
 import type { FromWorker, OpResult, StoredKv, ToWorker, WriteOp } from './protocol.ts';
 import { acquireStoreLock } from './lock.ts';
-import { SqliteReader } from './reader.ts';
+import { RANGE_SQL, rangeBounds, SqliteReader } from './reader.ts';
+import { RangeThread } from './range-thread.ts';
+import { DEFAULT_CACHE_KIB } from './schema.ts';
 import { startCheckpointer, startWriter, stopCheckpointer } from './threads.ts';
 
 export interface SqliteStoreOptions {
@@ -57,6 +59,8 @@ export interface SqliteStoreOptions {
   readonly maxBatchOps?: number;
   /** Test hook: cap the database size (SQLite max_page_count) to simulate a full disk. */
   readonly maxPageCount?: number;
+  /** SQLite page cache of each connection (writer, reader), in KiB. Default DEFAULT_CACHE_KIB (schema.ts). */
+  readonly cacheKiB?: number;
   /** How often the checkpointer thread copies the WAL into the database. Default 200 ms. */
   readonly checkpointIntervalMs?: number;
   /** How long a database locked by another owner is retried before the open is refused (see lock.ts). Default 2000 ms. */
@@ -92,6 +96,8 @@ export class SqliteStore implements Store {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly hub: WatchHub;
   private readonly keyPrefix: string;
+  /** Bulk pages (RangeOptions.bulk) are read on this thread; it starts on the first one. */
+  private readonly rangeThread: RangeThread;
 
   private constructor(
     private readonly opts: SqliteStoreOptions,
@@ -102,6 +108,7 @@ export class SqliteStore implements Store {
     private readonly releaseLock: () => void,
   ) {
     this.keyPrefix = opts.keyPrefix ?? '';
+    this.rangeThread = new RangeThread({ path: opts.path, sql: RANGE_SQL });
     this.hub = new WatchHub({
       source: { readHistory: (p, a, u, l) => this.reader.history(p, a, u, l) },
       initialRevision: revision,
@@ -139,10 +146,11 @@ export class SqliteStore implements Store {
   }
 
   private static async start(opts: SqliteStoreOptions, release: () => void): Promise<SqliteStore> {
-    const { worker, revision } = await startWriter({ path: opts.path, maxPageCount: opts.maxPageCount });
+    const cacheKiB = opts.cacheKiB ?? DEFAULT_CACHE_KIB;
+    const { worker, revision } = await startWriter({ path: opts.path, maxPageCount: opts.maxPageCount, cacheKiB });
     let reader: SqliteReader;
     try {
-      reader = new SqliteReader(opts.path);
+      reader = new SqliteReader(opts.path, cacheKiB);
     } catch (err) {
       await worker.terminate();
       throw new StorageUnavailableError(`cannot open ${opts.path} for reading: ${(err as Error).message}`);
@@ -161,6 +169,10 @@ export class SqliteStore implements Store {
   async range(prefix: string, opts: RangeOptions = {}): Promise<RangeResult> {
     this.assertReadable();
     checkRevisionOption(opts.revision);
+    if (opts.bulk && !opts.keysOnly && !opts.countOnly) {
+      const { from, end, limit } = rangeBounds(prefix, opts);
+      if (from < end) return this.rangeThread.page({ from, end, limit, revision: opts.revision ?? 0 });
+    }
     return this.read(() => this.reader.range(prefix, opts));
   }
 
@@ -240,6 +252,7 @@ export class SqliteStore implements Store {
     if (!this.broken) await this.control({ type: 'close', id: this.nextId++ }).catch(() => {});
     // Also after a failure: the lock goes only once no thread of this store can touch the database.
     await this.worker.terminate();
+    await this.rangeThread.close();
     this.hub.closeAll();
     this.reader.close();
     this.releaseLock();

@@ -30,14 +30,15 @@ const COMPACT_CHUNK_REVISIONS = 5000;
  * Writer pragmas and schema. auto_vacuum must be set before the first table exists.
  * @param {Database.Database} db
  * @param {number | undefined} maxPageCount
+ * @param {number} cacheKiB page cache size (see DEFAULT_CACHE_KIB in schema.ts)
  */
-function configure(db, maxPageCount) {
+function configure(db, maxPageCount, cacheKiB) {
   db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('journal_size_limit = 67108864'); // cap the WAL file after checkpoints: bounded disk use
   db.pragma('busy_timeout = 5000');
-  db.pragma('cache_size = -32768');
+  db.pragma(`cache_size = ${-Math.max(64, Math.floor(cacheKiB))}`);
   // The checkpointer thread keeps the WAL short; this only triggers if it falls far behind (≈ 80 MB).
   db.pragma('wal_autocheckpoint = 20000');
   if (maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPageCount)}`);
@@ -74,7 +75,7 @@ function start(init) {
   let db;
   try {
     db = new Database(init.path);
-    configure(db, init.maxPageCount);
+    configure(db, init.maxPageCount, init.cacheKiB);
   } catch (err) {
     post({ type: 'fatal', message: describe(err) });
     return;

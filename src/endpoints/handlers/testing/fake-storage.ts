@@ -262,7 +262,7 @@ export async function serveEndpoint(endpoint: Endpoint): Promise<TestServer> {
       user: { username: 'admin', groups: ['system:masters', 'system:authenticated'] },
       auditId: 'audit-1', warnings: [], signal: ac.signal, startTime: Date.now(),
     };
-    endpoint(ctx).then((handled) => {
+    Promise.resolve(endpoint(ctx)).then((handled) => {
       if (!handled) respondError(ctx, errors.notFound({ kind: 'path' }));
     }, (err: unknown) => respondError(ctx, err));
   });
