@@ -170,7 +170,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const virtualStorage = (def: ResourceDef): RestStorage | undefined => reviews(def) ?? bindingsStorage(def, registryOf, { bindingLabels: gates.enabled('PodTopologyLabelsAdmission') })
       ?? (def.group === '' && def.resource === 'componentstatuses' ? new ComponentStatusStorage(def, componentProbes) : undefined);
     let admissionRef: AdmissionChain | undefined;
-    const registry = await createRegistry({ virtualStorage, admission: () => admissionRef, wrapStorage: rbacStorageGuard({ authorizer: () => chainOf().authorizer }), catalog, store, cache: o.watchCache, cacher: { windowMs: o.historyRetentionMs, log: o.log }, garbageCollection: o.garbageCollector, allowPrivileged: o.allowPrivileged,
+    const registry = await createRegistry({ virtualStorage, admission: () => admissionRef, wrapStorage: rbacStorageGuard({ authorizer: () => chainOf().authorizer }), catalog, store, cache: o.watchCache, updatesFromCache: !encryption, cacher: { windowMs: o.historyRetentionMs, log: o.log }, garbageCollection: o.garbageCollector, allowPrivileged: o.allowPrivileged,
       services: { clusterIPRange: o.serviceClusterIPRange, nodePortRange: o.serviceNodePortRange }, subresourceStorages: [tokenRequestSubresource(saIssuer), podSubresources({ bindingLabels: gates.enabled('PodTopologyLabelsAdmission') })] });
     registryRef = registry;
     tracePhase('registry and watch caches ready');

@@ -141,8 +141,9 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
   readonly #authzAttempts: Counter<'result'>;
   readonly #authzDuration: Histogram<'result'>;
   readonly #authzDecisions: Counter<'decision' | 'name' | 'type'>;
-  readonly #admissionStep: Histogram<'operation' | 'rejected' | 'type'>;
-  readonly #admissionController: Histogram<'name' | 'operation' | 'rejected' | 'type'>;
+  // Observed once per plugin per phase of every write: cells, not prom-client label objects.
+  readonly #admissionStep: HistogramVec<'operation' | 'rejected' | 'type'>;
+  readonly #admissionController: HistogramVec<'name' | 'operation' | 'rejected' | 'type'>;
   readonly #admissionWebhook: Histogram<'name' | 'operation' | 'rejected' | 'type'>;
   readonly #etcdDuration: Histogram<'operation' | 'type'>;
   readonly #etcdTotal: Counter<'operation' | 'type'>;
@@ -224,11 +225,11 @@ export class Metrics implements StorageMetricsSink, AdmissionMetricsSink {
       name: 'apiserver_authorization_decisions_total', labelNames: ['decision', 'name', 'type'],
       help: 'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.',
     });
-    this.#admissionStep = reg.histogram({
+    this.#admissionStep = reg.histogramVec({
       name: 'apiserver_admission_step_admission_duration_seconds', stabilityLevel: 'STABLE', labelNames: ['operation', 'rejected', 'type'], buckets: ADMISSION_BUCKETS,
       help: 'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
     });
-    this.#admissionController = reg.histogram({
+    this.#admissionController = reg.histogramVec({
       name: 'apiserver_admission_controller_admission_duration_seconds', stabilityLevel: 'STABLE', labelNames: ['name', 'operation', 'rejected', 'type'], buckets: ADMISSION_BUCKETS,
       help: 'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
     });

@@ -17,7 +17,7 @@ import { deleteObject } from './delete.ts';
 import { getObject, listObjects } from './get-list.ts';
 import { scaleGet, scaleUpdate } from './special/scale.ts';
 import { StoreCore, type StoreCoreOptions } from './store-core.ts';
-import { updateLoop, type UpdateLoopOptions } from './update.ts';
+import { updateLoop, type UpdateLoopOptions, type UpdateResult } from './update.ts';
 import { validateDeleteParams, validateListParams } from './options.ts';
 import { watchObjects } from './watch.ts';
 
@@ -90,7 +90,7 @@ export class GenericStore implements RestStorage {
     });
   }
 
-  async guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean }): Promise<{ object: KObject; created: boolean }> {
+  async guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean; fromCache?: boolean; unchanged?: (current: KObject) => boolean }): Promise<UpdateResult> {
     // `binding`: the pods/binding REST's own write (spec.nodeName + PodScheduled), past the spec rules.
     this.checkSubresource(ctx, ['status', 'scale', 'binding', ...POD_SPEC_SUBRESOURCES, ...STRATEGY_SUBRESOURCES]);
     const keepManagedFields = params.keepManagedFields === true;
@@ -99,6 +99,8 @@ export class GenericStore implements RestStorage {
       requireResourceVersion: false,
       keepManagedFields,
       allowCreate: ctx.subresource === '' && params.allowCreate === true,
+      fromCache: params.fromCache === true,
+      ...(params.unchanged ? { unchanged: params.unchanged } : {}),
       ...(ctx.subresource !== '' ? { neverCreate: true } : {}),
       ...this.updateHooks(ctx),
     });

@@ -35,6 +35,11 @@ export class LazyReader implements ObjectReader {
     return (await this.reader()).list(prefix, opts);
   }
 
+  async current(key: string): Promise<CachedObject | undefined | null> {
+    const r = this.inner; // before the start, nothing is known without waiting
+    return r?.current ? r.current(key) : null;
+  }
+
   async currentRevision(): Promise<number> {
     return (await this.reader()).currentRevision();
   }

@@ -47,6 +47,12 @@ export interface RegistryOptions {
   readonly watchList?: boolean;
   /** kube-apiserver --allow-privileged (default false): privileged containers pass validation. */
   readonly allowPrivileged?: boolean;
+  /**
+   * Updates that ask for it may start from the watch cache's current revision and answer a no-op with it
+   * (default true). Off under encryption at rest: whether a value is stale (written with a key that no longer
+   * encrypts) is known only on a fresh read, and kube rewrites stale values even when nothing else changed.
+   */
+  readonly updatesFromCache?: boolean;
   /** Clock for timestamps (tests). */
   readonly now?: () => Date;
   /** Service cluster IP / node port allocation (`--service-cluster-ip-range`, `--service-node-port-range`); off when unset. */
@@ -165,6 +171,7 @@ class RegistryImpl implements Registry {
       ...(this.opts.garbageCollection !== undefined ? { garbageCollection: this.opts.garbageCollection } : {}),
       ...(this.opts.watchList !== undefined ? { watchList: this.opts.watchList } : {}),
       ...(this.opts.allowPrivileged ? { allowPrivileged: true } : {}),
+      ...(this.opts.updatesFromCache === false ? { updatesFromCache: false } : {}),
       ...(this.opts.now ? { now: this.opts.now } : {}),
     };
     let storage: RestStorage = def.group === '' && def.resource === 'namespaces' ? new NamespaceStore(opts) : new GenericStore(opts);

@@ -102,11 +102,29 @@ export interface RestStorage {
   update(ctx: OpContext, name: string, obj: KObject, params: WriteParams): Promise<{ object: KObject; created: boolean }>;
   /**
    * Read-modify-write with retries on conflict (PATCH and controllers): `mutate` may run more than once.
-   * Creates when `mutate` accepts `undefined` and the strategy/caller allows it (`allowCreate`).
+   * Creates when `mutate` accepts `undefined` and the strategy/caller allows it (`allowCreate`). `fromCache`:
+   * the first attempt may start from the watch cache's current revision, and an update that changes nothing may
+   * answer with it (`cached`, frozen: not to be changed; valid only while `cached.object === object`).
+   * `unchanged` (with `fromCache`): says, without changing the frozen current object, that `mutate` would return
+   * it exactly as it is, so `mutate` need not run.
    */
-  guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean }): Promise<{ object: KObject; created: boolean }>;
+  guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: GuaranteedUpdateParams): Promise<{ object: KObject; created: boolean; cached?: CachedObject }>;
   delete(ctx: OpContext, name: string, params: DeleteParams): Promise<DeleteResult>;
   deleteCollection(ctx: OpContext, list: ListParams, params: DeleteParams): Promise<KObject[]>;
+}
+
+export type GuaranteedUpdateParams = WriteParams & { allowCreate?: boolean; fromCache?: boolean; unchanged?: (current: KObject) => boolean };
+
+/**
+ * The params for an inner guaranteedUpdate whose `mutate` a wrapper (RBAC escalation checks, Service
+ * allocation, version conversion) wraps with work of its own: the caller's `unchanged` speaks only for the
+ * caller's `mutate`, so the wrapped one always runs.
+ */
+export function forWrappedMutate(params: GuaranteedUpdateParams): GuaranteedUpdateParams {
+  if (!params.unchanged) return params;
+  const rest = { ...params };
+  delete rest.unchanged;
+  return rest;
 }
 
 /** Finds the storage serving a resource (and sub-resource) of a group version. */

@@ -40,6 +40,8 @@ export interface StoreCoreOptions {
   readonly converter?: VersionConverter;
   /** kube-apiserver --allow-privileged (default false): privileged containers pass validation. */
   readonly allowPrivileged?: boolean;
+  /** Whether updates may start from the watch cache (RegistryOptions.updatesFromCache; default true). */
+  readonly updatesFromCache?: boolean;
 }
 
 /** Strategies whose validation runs under a non-default cluster policy, per strategy object. */
@@ -69,6 +71,7 @@ export class StoreCore {
   readonly now: () => Date;
   readonly converter?: VersionConverter;
   readonly allowPrivileged: boolean;
+  readonly updatesFromCache: boolean;
   /** Revisions an unchanged update was already prepared for (update.ts). */
   readonly noops = new NoopUpdates();
   private readonly dryRunStore: Store;
@@ -88,6 +91,7 @@ export class StoreCore {
     this.now = opts.now ?? (() => new Date());
     if (opts.converter) this.converter = opts.converter;
     this.allowPrivileged = opts.allowPrivileged ?? false;
+    this.updatesFromCache = opts.updatesFromCache ?? true;
     this.dryRunStore = new DryRunStore(opts.store);
   }
 

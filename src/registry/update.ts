@@ -16,9 +16,10 @@ import { isStale } from '../storage/value/transforming-store.ts';
 import type { KObject } from '../machinery/objects.ts';
 import { errors, type FieldError } from '../machinery/errors.ts';
 import type { KeyValue } from '../storage/interface.ts';
+import type { CachedObject } from '../storage/cacher/types.ts';
 import type { OpContext, UpdateFn } from './rest.ts';
 import { admitCreate, customView, decodedCopy, ensureNamespace, prepareCreate, strategyContext, validateCreate, withRevision, writeCreate, type ManagedFieldsMode } from './create.ts';
-import { optionsObject } from './admission.ts';
+import { optionsObject, type AdmissionAttributes } from './admission.ts';
 import { managedFieldsFor, setManagedFields } from './managed-fields.ts';
 import { clone, comparable, jsonEqual, specPart } from './object-utils.ts';
 import { toStatusError } from './storage-errors.ts';
@@ -45,6 +46,99 @@ export interface UpdateLoopOptions extends ManagedFieldsMode {
   readonly shouldDelete?: (obj: KObject, old: KObject) => boolean;
   /** False when the caller runs admission itself on other objects (the scale sub-resource admits Scales). */
   readonly admission?: boolean;
+  /**
+   * The first attempt takes the current object from the watch cache when the cache already holds the store's
+   * latest revision (no store read, no decode), and a write that changes nothing answers with that cached
+   * revision (`cached`, frozen and shared: callers must not change the answer). Any other case reads the store.
+   */
+  readonly fromCache?: boolean;
+  /**
+   * With `fromCache`: tells from the frozen current object, without changing it, that `produce` would hand it
+   * back exactly as it is (server-side apply's memo); the loop then spares `produce`, its copy and the check.
+   */
+  readonly unchanged?: (current: KObject) => boolean;
+}
+
+/** What an update ends with; `cached` when it changed nothing and the current revision came from the cache. */
+export interface UpdateResult {
+  readonly object: KObject;
+  readonly created: boolean;
+  readonly cached?: CachedObject;
+}
+
+/**
+ * Admission attributes whose `object` is the frozen current object, copied only when a plugin reads or replaces
+ * it (most plugins never look at a Deployment or ConfigMap). A class with the accessor on its prototype keeps
+ * the attributes a fast-property object for every plugin that reads them. `looked` says whether one did.
+ */
+class CopyOnReadAttributes implements AdmissionAttributes {
+  readonly operation: AdmissionAttributes['operation'];
+  readonly kind: AdmissionAttributes['kind'];
+  readonly resource: AdmissionAttributes['resource'];
+  readonly subresource: string;
+  readonly requestKind: AdmissionAttributes['requestKind'];
+  readonly requestResource: AdmissionAttributes['requestResource'];
+  readonly requestSubResource: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly oldObject: KObject | undefined;
+  readonly options: AdmissionAttributes['options'];
+  readonly dryRun: boolean;
+  readonly user: AdmissionAttributes['user'];
+  readonly warnings: string[];
+  readonly auditAnnotations: Record<string, string>;
+  readonly reinvocation: AdmissionAttributes['reinvocation'];
+  #frozen: KObject;
+  #copy: KObject | undefined;
+  #replaced = false;
+
+  constructor(base: AdmissionAttributes, frozen: KObject) {
+    this.operation = base.operation;
+    this.kind = base.kind;
+    this.resource = base.resource;
+    this.subresource = base.subresource;
+    this.requestKind = base.requestKind;
+    this.requestResource = base.requestResource;
+    this.requestSubResource = base.requestSubResource;
+    this.name = base.name;
+    this.namespace = base.namespace;
+    this.oldObject = base.oldObject;
+    this.options = base.options;
+    this.dryRun = base.dryRun;
+    this.user = base.user;
+    this.warnings = base.warnings;
+    this.auditAnnotations = base.auditAnnotations;
+    this.reinvocation = base.reinvocation;
+    this.#frozen = frozen;
+  }
+
+  get object(): KObject | undefined {
+    return this.#replaced ? this.#copy : (this.#copy ??= clone(this.#frozen));
+  }
+
+  set object(v: KObject | undefined) {
+    this.#copy = v;
+    this.#replaced = true;
+  }
+
+  get looked(): boolean {
+    return this.#replaced || this.#copy !== undefined;
+  }
+}
+
+/**
+ * The current object from the watch cache when the cache has caught up with the store (kube's GuaranteedUpdate
+ * with the cached object: a guarded write still fails on anything newer, and a no-op answers the latest
+ * committed revision), else undefined: the caller reads the store.
+ */
+async function currentFromCache(core: StoreCore, key: string): Promise<CachedObject | undefined> {
+  let c;
+  try {
+    c = await core.reader.current?.(key);
+  } catch {
+    return undefined; // the store read below reports what is wrong
+  }
+  return c ? core.view(c) : undefined;
 }
 
 /** UpdateOptions as admission sees them. */
@@ -123,15 +217,18 @@ function missingResourceVersion(core: StoreCore, name: string) {
  * The read-modify-write loop. `produce` gets a private copy of the current object (undefined when missing) and
  * returns the desired object; it may run more than once.
  */
-export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, produce: UpdateFn, opts: UpdateLoopOptions): Promise<{ object: KObject; created: boolean }> {
+export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, produce: UpdateFn, opts: UpdateLoopOptions): Promise<UpdateResult> {
   const key = core.key(ctx, name);
   const writer = core.writer(ctx);
   const site = { op: 'update' as const, resource: core.def.resource, group: core.def.group };
-  let kv: KeyValue | undefined;
-  try {
-    kv = await core.store.get(key);
-  } catch (e) {
-    throw toStatusError(e, site);
+  const fromCache = opts.fromCache && core.updatesFromCache ? await currentFromCache(core, key) : undefined;
+  let kv: KeyValue | undefined = fromCache?.kv;
+  if (!fromCache) {
+    try {
+      kv = await core.store.get(key);
+    } catch (e) {
+      throw toStatusError(e, site);
+    }
   }
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const now = core.now();
@@ -154,13 +251,23 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
       }
       continue;
     }
-    const existing = core.decode(kv);
+    // The cached revision is frozen and shared: it is read, compared and answered, never changed; the
+    // strategy's preparation (which may move parts of the old object into the new one) gets a decoded copy.
+    const cached = fromCache && fromCache.kv === kv ? fromCache : undefined;
+    const existing = cached ? cached.object : core.decode(kv);
+    const stored = kv;
+    const old = cached ? (): KObject => core.decode(stored) : (): KObject => existing;
     // `produce` gets its own copy; what it returns is copied again by prepareUpdate before any change.
-    const given = clone(existing);
-    const produced = await produce(given);
-    checkMetaTypes(core.def, produced);
-    const input = { ...produced };
-    input.metadata = input.metadata && typeof input.metadata === 'object' ? { ...input.metadata } : {};
+    const untouched = cached !== undefined && opts.unchanged?.(existing) === true;
+    const given = untouched ? existing : clone(existing);
+    const produced = untouched ? existing : await produce(given);
+    // The stored object itself (untouched) passed these checks when it was written and is never changed below.
+    if (!untouched) checkMetaTypes(core.def, produced);
+    let input = produced;
+    if (!untouched) {
+      input = { ...produced };
+      input.metadata = input.metadata && typeof input.metadata === 'object' ? { ...input.metadata } : {};
+    }
     const givenRv = input.metadata.resourceVersion ?? '';
     if (givenRv === '') {
       if (opts.requireResourceVersion && !core.strategy.allowUnconditionalUpdate) throw missingResourceVersion(core, name);
@@ -171,7 +278,7 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     // The current object handed back unchanged (a no-op server-side apply) may skip the preparation it had
     // for this revision already (noop-updates.ts); anything else, or an admission plugin that changes it, does not.
     const unchangedInput = produced === given && opts.keepManagedFields === true && !opts.afterPrepare && !ctx.allocation &&
-      !isStale(kv.value) && jsonEqual(produced, existing);
+      !isStale(kv.value) && (untouched || jsonEqual(produced, existing));
     const context = unchangedInput ? verdictContext(ctx) : '';
     const known = unchangedInput ? core.noops.lookup(key, kv.modRevision, context) : undefined;
     const admission = opts.admission === false ? undefined : core.admission();
@@ -190,11 +297,17 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
         core.strategy.defaults?.(requested);
         verdictPossible &&= jsonEqual(requested, existing);
       }
-      const attrs = core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: known ? requested : clone(requested), oldObject: existing, options: updateOptions(ctx) });
+      const plain = core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: known ? requested : clone(requested), oldObject: existing, options: updateOptions(ctx) });
+      const lazy = known && untouched ? new CopyOnReadAttributes(plain, existing) : undefined;
+      const attrs = lazy ?? plain;
       await admission.admit(attrs);
-      admittedInput = attrs.object ?? requested;
       mode = { ...opts, requested: known ? existing : requested };
-      verdictPossible &&= jsonEqual(admittedInput, existing);
+      if (lazy && !lazy.looked) {
+        admittedInput = existing; // no plugin read the object, so none changed it
+      } else {
+        admittedInput = attrs.object ?? requested;
+        verdictPossible &&= jsonEqual(admittedInput, existing);
+      }
     }
     const warningsBefore = ctx.warnings.length;
     let obj: KObject;
@@ -202,12 +315,15 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
       obj = existing;
       ctx.warnings.push(...known);
     } else {
-      obj = prepareUpdate(core, ctx, admittedInput, existing, now, mode);
-      opts.afterPrepare?.(obj, existing);
+      const prior = old();
+      obj = prepareUpdate(core, ctx, admittedInput, prior, now, mode);
+      opts.afterPrepare?.(obj, prior);
     }
     const prepared = ctx.warnings.slice(warningsBefore);
     if (admission) {
-      await admission.validate(core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: clone(obj), oldObject: existing, options: updateOptions(ctx) }));
+      // Validating plugins may not change the object; a frozen one cannot be changed, so it needs no copy.
+      const validated = obj === existing && cached ? obj : clone(obj);
+      await admission.validate(core.admissionAttributes(ctx, { operation: 'UPDATE', name, object: validated, oldObject: existing, options: updateOptions(ctx) }));
     }
     if ((opts.shouldDelete ?? defaultShouldDelete)(obj, existing)) {
       let del;
@@ -224,12 +340,13 @@ export async function updateLoop(core: StoreCore, ctx: OpContext, name: string, 
     // Compared in kube's JSON shape on both sides (an object stored by an earlier version may not be), so a
     // write that only differs in key order, zero values or quantity spelling is a no-op.
     // A value read with an encryption key that no longer writes is rewritten even then (kube's stale data).
-    if (obj === existing) return { object: existing, created: false }; // the known no-op
+    const unchanged: UpdateResult = cached ? { object: existing, created: false, cached } : { object: existing, created: false };
+    if (obj === existing) return unchanged; // the known no-op
     const canonical = core.canonical(obj);
     if (!isStale(kv.value) && jsonEqual(comparable(canonical), comparable(core.canonical(existing)))) {
       // No-op: nothing but managedFields timestamps would change; kube skips the write.
       if (verdictPossible && jsonEqual(obj, existing)) core.noops.remember(key, kv.modRevision, context, prepared);
-      return { object: existing, created: false };
+      return unchanged;
     }
     let res;
     try {

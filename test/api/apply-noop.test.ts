@@ -5,6 +5,8 @@
  * that revision; these tests pin down that every case that is not an exact no-op still takes the full path:
  * changed values, another manager, a field changed by someone else (conflict), dry-run, and admission, which
  * kube runs on a no-op apply too (a validating policy can deny it, a mutating one turns it into a write).
+ * A no-op starts from the watch cache's current revision and answers its cached encoding: the answer must be
+ * GET's bytes and never older than the latest write (another manager's, or a delete and re-create).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -178,4 +180,57 @@ void test('a mutating admission policy changes a no-op apply into a write', asyn
   const got = (await srv.request('GET', path)).json();
   assert.equal(got.metadata.labels?.stamped, 'yes', 'the mutation was stored');
   assert.equal(got.metadata.resourceVersion, stamped.metadata.resourceVersion);
+});
+
+void test('a no-op apply answers the same bytes as a GET, and the latest revision after another manager\'s write', async () => {
+  const path = '/apis/apps/v1/namespaces/default/deployments/bytes';
+  const body = JSON.stringify(deployment('bytes', 1));
+  await apply(path, 'alice', body);
+  const noop = await srv.request('PATCH', `${path}?fieldManager=alice`, { headers: APPLY, body });
+  assert.equal(noop.status, 200, noop.text);
+  const got = await srv.request('GET', path);
+  assert.equal(noop.text, got.text);
+  // bob adds a label alice does not own: no conflict, and alice's next apply answers bob's revision (no write).
+  const other = await srv.request('PATCH', `${path}?fieldManager=bob`, { headers: { 'Content-Type': 'application/merge-patch+json' }, body: { metadata: { labels: { extra: 'yes' } } } });
+  assert.equal(other.status, 200, other.text);
+  const after = await apply(path, 'alice', body);
+  assert.equal(after.metadata.resourceVersion, other.json().metadata.resourceVersion);
+  assert.equal(after.metadata.labels.extra, 'yes');
+  assert.equal((await apply(path, 'alice', body)).metadata.resourceVersion, other.json().metadata.resourceVersion);
+});
+
+void test('after delete and re-create under the same name, the same apply writes to the new object', async () => {
+  const path = '/api/v1/namespaces/default/configmaps/reborn';
+  const body = cm('reborn', { a: '1' });
+  const first = await apply(path, 'alice', body);
+  await apply(path, 'alice', body); // learned as a no-op
+  assert.equal((await srv.request('DELETE', path)).status, 200);
+  const made = await srv.request('POST', '/api/v1/namespaces/default/configmaps', { body: JSON.parse(cm('reborn', { a: '1' })) });
+  assert.equal(made.status, 201, made.text);
+  const again = await apply(path, 'alice', body);
+  assert.equal(again.metadata.uid, made.json().metadata.uid);
+  assert.notEqual(again.metadata.uid, first.metadata.uid);
+  // alice did not own anything in the new object: the apply takes ownership, so it is a write.
+  assert.notEqual(again.metadata.resourceVersion, made.json().metadata.resourceVersion);
+  assert.ok(again.metadata.managedFields.some((e: any) => e.manager === 'alice'));
+  // Deleted again: the apply creates it (201), it does not answer the memo's past.
+  assert.equal((await srv.request('DELETE', path)).status, 200);
+  const created = await srv.request('PATCH', `${path}?fieldManager=alice`, { headers: APPLY, body });
+  assert.equal(created.status, 201, created.text);
+  assert.notEqual(created.json().metadata.uid, again.metadata.uid);
+});
+
+void test('a YAML body with a duplicate key: warned about on every apply, refused under Strict every time', async () => {
+  const path = '/api/v1/namespaces/default/configmaps/dupkey';
+  const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dupkey\ndata:\n  a: "1"\n  a: "1"\n';
+  for (let i = 0; i < 3; i++) {
+    const r = await srv.request('PATCH', `${path}?fieldManager=alice`, { headers: APPLY, body: yaml });
+    assert.ok(r.status === 200 || r.status === 201, r.text);
+    assert.match(String(r.headers['warning']), /key \\"a\\" already set in map/, `apply ${i + 1} warns`);
+  }
+  for (let i = 0; i < 2; i++) {
+    const r = await srv.request('PATCH', `${path}?fieldManager=alice&fieldValidation=Strict`, { headers: APPLY, body: yaml });
+    assert.equal(r.status, 400, r.text);
+    assert.match(r.json().message, /error strict decoding YAML/);
+  }
 });

@@ -160,6 +160,15 @@ void test('generateName services own their IPAddress; bad addresses get validati
   const again = await srv.request('PATCH', `${SVC}/applied?fieldManager=t`, { headers: APPLY, body });
   assert.equal(again.status, 200, again.text);
   assert.equal(again.json().spec.clusterIP, first.json().spec.clusterIP);
+  // Repeated no-op applies (remembered, answered from the watch cache) still go through the allocation
+  // wrapper: nothing is written, nothing allocated or released.
+  for (let i = 0; i < 3; i++) {
+    const noop = await srv.request('PATCH', `${SVC}/applied?fieldManager=t`, { headers: APPLY, body });
+    assert.equal(noop.status, 200, noop.text);
+    assert.equal(noop.json().spec.clusterIP, first.json().spec.clusterIP);
+    assert.equal(noop.json().metadata.resourceVersion, again.json().metadata.resourceVersion);
+  }
+  assert.equal((await srv.request('GET', `/apis/networking.k8s.io/v1/ipaddresses/${first.json().spec.clusterIP}`)).status, 200);
   await srv.request('DELETE', `${SVC}/applied`);
   assert.equal((await srv.request('GET', `/apis/networking.k8s.io/v1/ipaddresses/${first.json().spec.clusterIP}`)).status, 404);
 });

@@ -46,3 +46,16 @@ void test('liveRevision needs a uid and a resourceVersion; objects without them 
   m.rememberNoop(req, { uid: '', resourceVersion: '3' });
   assert.equal(m.size, 0);
 });
+
+void test('knowsBody: the same request remembered onto any revision; another body, manager or option is not known', () => {
+  const m = new NoopApplyMemo();
+  assert.equal(m.knowsBody(req), false);
+  m.rememberNoop(req, live);
+  assert.equal(m.knowsBody(req), true);
+  assert.equal(m.knowsBody({ ...req, body: Buffer.from(body) }), true, 'equal bytes, another buffer');
+  assert.equal(m.knowsBody({ ...req, body: Buffer.from(body.toString().replace('"1"', '"2"')) }), false);
+  assert.equal(m.knowsBody({ ...req, manager: 'bob' }), false);
+  assert.equal(m.knowsBody({ ...req, force: true }), false);
+  m.forget(req);
+  assert.equal(m.knowsBody(req), false);
+});

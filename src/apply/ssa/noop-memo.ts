@@ -60,7 +60,19 @@ export class NoopApplyMemo {
       e.force === r.force && e.view === r.view && bytesEqual(e.body, r.body);
   }
 
-  /** Records an apply that returned the live object exactly as it was. */
+  /**
+   * Whether this very request (body bytes, manager, options, view) was remembered as a no-op onto some revision:
+   * its body decoded then without findings, so it would again, and the decoding can wait until an apply needs it.
+   */
+  knowsBody(r: ApplyRequestIdentity): boolean {
+    const e = this.entries.get(NoopApplyMemo.key(r));
+    return e !== undefined && e.force === r.force && e.view === r.view && bytesEqual(e.body, r.body);
+  }
+
+  /**
+   * Records an apply that returned the live object exactly as it was. Only bodies that decoded without strict
+   * findings (duplicate keys) are remembered: a remembered body is never decoded again (see knowsBody).
+   */
   rememberNoop(r: ApplyRequestIdentity, live: LiveRevision | undefined): void {
     if (!live || !live.uid || !live.resourceVersion) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();

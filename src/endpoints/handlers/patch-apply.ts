@@ -9,7 +9,9 @@
  *   `error strict decoding YAML: …`, Warn → one Warning header per finding;
  * - the object must still be named as the URL names it, in the URL's namespace (400 otherwise);
  * - an apply that leaves the object exactly as it was hands the registry the current object itself (its
- *   no-op), and is remembered: the same body from the same manager onto the same revision skips the merge.
+ *   no-op), and is remembered: the same body from the same manager onto the same revision skips the merge,
+ *   the body's decoding and (through `unchanged`) the registry's copy; it starts from the watch cache when the
+ *   cache holds the latest revision and answers that revision's cached encoding.
  */
 import type { KObject } from '../../machinery/objects.ts';
 import { apply, resetFields } from '../../apply/ssa/index.ts';
@@ -24,7 +26,7 @@ import { JsonSyntaxError, scanJson } from '../../machinery/json/scan.ts';
 import { negotiateResponse, respondResource } from '../negotiation/render.ts';
 import { parseWriteQuery } from '../params.ts';
 import { errors } from '../../machinery/errors.ts';
-import { checkName, dedupOwnerReferences, ensureNamespace, expectedNamespace, opContext, type HandlerScope } from './scope.ts';
+import { checkName, dedupOwnerReferences, ensureNamespace, expectedNamespace, hasDuplicateOwnerReferences, opContext, type HandlerScope } from './scope.ts';
 
 function goTypeOf(v: unknown): string {
   if (Array.isArray(v)) return 'array';
@@ -97,7 +99,6 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
   ctx.audit?.logRequestPatch(body);
   const q = parseWriteQuery(ctx.query, 'PatchOptions', { apply: true });
   const directive = q.fieldValidation ?? 'Warn';
-  const { value: applied, duplicates } = contentTypeOf(ctx) === APPLY_PATCH_CBOR ? decodeCborApplyBody(body) : decodeApplyBody(body);
   const hasStatus = (s.def.subresources ?? []).some((r) => r.name === 'status');
   const ignoredFields = resetFields({ subresource: s.subresource, hasStatus });
   const expectedNs = expectedNamespace(s);
@@ -110,8 +111,22 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
     object: objectKey(s.def, s.namespace, s.name), manager: q.fieldManager, force: q.force === true, subresource: s.subresource,
     apiVersion: s.apiVersion, kind: s.kind, view, body,
   };
-  const { object, created } = await s.storage.guaranteedUpdate(op, s.name, (current) => {
+  const cbor = contentTypeOf(ctx) === APPLY_PATCH_CBOR;
+  const decodeBody = () => (cbor ? decodeCborApplyBody(body) : decodeApplyBody(body));
+  // A body remembered as a no-op decoded without findings before: it is decoded only if the merge runs.
+  let decoded = noops.knowsBody(identity) ? undefined : decodeBody();
+  const startAttempt = () => {
     if (attempt++ > 0) ctx.warnings.length = warningsBefore; // the registry may retry on a lost race
+  };
+  // What the function below does to a remembered no-op, checked without changing the (frozen) object: it hands
+  // the current object back as it is unless the body has findings or the namespace, name or owners need work.
+  const unchanged = (current: KObject): boolean => {
+    startAttempt();
+    return noops.isNoop(identity, liveRevision(current)) && !decoded?.duplicates.length &&
+      (current.metadata.namespace ?? '') === expectedNs && current.metadata.name === s.name && !hasDuplicateOwnerReferences(current);
+  };
+  const { object, created, cached } = await s.storage.guaranteedUpdate(op, s.name, (current) => {
+    startAttempt();
     const live = current ? liveRevision(current) : undefined;
     let obj: KObject;
     if (current && noops.isNoop(identity, live)) {
@@ -119,8 +134,9 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
     } else {
       let r;
       try {
+        decoded ??= decodeBody();
         r = apply({
-          live: current, applied, manager: q.fieldManager, force: q.force === true, apiVersion: s.apiVersion, kind: s.kind,
+          live: current, applied: decoded.value, manager: q.fieldManager, force: q.force === true, apiVersion: s.apiVersion, kind: s.kind,
           ...(s.subresource ? { subresource: s.subresource } : {}), ignoredFields, now: new Date(), ...(view ? { view } : {}),
         });
       } catch (e) {
@@ -130,12 +146,14 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
       // Exactly the live object (values and managedFields): the registry's no-op, learned for next time.
       if (current && !r.changed && jsonEqual(r.object, current)) {
         obj = current;
-        noops.rememberNoop(identity, live);
+        if (decoded.duplicates.length === 0) noops.rememberNoop(identity, live);
+        else noops.forget(identity);
       } else {
         obj = r.object as KObject;
         noops.forget(identity);
       }
     }
+    const duplicates = decoded?.duplicates ?? [];
     if (duplicates.length && directive === 'Strict') {
       throw errors.badRequest(`error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n${duplicates.map((d) => `  ${d}`).join('\n')}`);
     }
@@ -144,6 +162,7 @@ export async function handleApplyPatch(ctx: RequestContext, s: HandlerScope): Pr
     checkName(obj, s.name, s.namespace);
     dedupOwnerReferences(obj, ctx.warnings, true);
     return obj;
-  }, { fieldValidation: directive, allowCreate: true, keepManagedFields: true });
-  await respondResource(ctx, s.render, rep, created ? 201 : 200, object);
+  }, { fieldValidation: directive, allowCreate: true, keepManagedFields: true, fromCache: true, unchanged });
+  // A no-op answers the cached revision itself: its encoding is made once and shared with GETs.
+  await respondResource(ctx, s.render, rep, created ? 201 : 200, cached && cached.object === object ? cached : object);
 }

@@ -145,8 +145,15 @@ export function checkName(obj: KObject, name: string, namespace: string): void {
  * `afterAdmission` picks kube's second wording (used by PATCH, which dedups only after mutation).
  */
 export function dedupOwnerReferences(obj: KObject, warnings: string[], afterAdmission = false): void {
+  const { out, dups } = ownerReferenceDuplicates(obj);
+  if (!dups.length) return;
+  obj.metadata.ownerReferences = out;
+  warnings.push(`.metadata.ownerReferences contains duplicate entries${afterAdmission ? ' after mutating admission happens' : ''}; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: ${dups.join(', ')}`);
+}
+
+function ownerReferenceDuplicates(obj: KObject): { out: NonNullable<KObject['metadata']['ownerReferences']>; dups: string[] } {
   const refs = obj.metadata.ownerReferences;
-  if (!Array.isArray(refs) || refs.length < 2) return;
+  if (!Array.isArray(refs) || refs.length < 2) return { out: refs ?? [], dups: [] };
   const out: typeof refs = [];
   const dups: string[] = [];
   for (const r of refs) {
@@ -154,7 +161,10 @@ export function dedupOwnerReferences(obj: KObject, warnings: string[], afterAdmi
     if (same) dups.push(String(r.uid));
     else out.push(r);
   }
-  if (!dups.length) return;
-  obj.metadata.ownerReferences = out;
-  warnings.push(`.metadata.ownerReferences contains duplicate entries${afterAdmission ? ' after mutating admission happens' : ''}; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: ${dups.join(', ')}`);
+  return { out, dups };
+}
+
+/** Whether {@link dedupOwnerReferences} would change the object (read-only: frozen objects are fine). */
+export function hasDuplicateOwnerReferences(obj: KObject): boolean {
+  return ownerReferenceDuplicates(obj).dups.length > 0;
 }

@@ -20,6 +20,7 @@ import type { CachedObject, ObjectEvent, ObjectWatch, ObjectWatchSink } from '..
 import type {
   DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestStorage, UpdateFn, WatchParams, WriteParams,
 } from '../rest.ts';
+import { forWrappedMutate } from '../rest.ts';
 import type { CrdConverter, CustomResourceVersion } from '../../apiextensions/schema-bridge.ts';
 import { errors } from '../../machinery/errors.ts';
 import { canonicalObject } from '../codec.ts';
@@ -190,7 +191,7 @@ export class ConvertingRest implements RestStorage {
     const res = await this.inner.guaranteedUpdate(ctx, name, async (cur) => {
       const served = cur ? await this.toServed(cur) : undefined;
       return this.toStored(this.prepareServed(ctx, await mutate(served), served));
-    }, params);
+    }, forWrappedMutate(params));
     return { ...res, object: await this.toServed(res.object) };
   }
 

@@ -17,6 +17,7 @@ import type { KObject, UserInfo } from '../../machinery/objects.ts';
 import type { ResourceDef } from '../../api/types.ts';
 import type { Attributes, Authorizer } from '../../request/authorizer.ts';
 import type { DeleteParams, GetParams, ListParams, OpContext, RestRegistry, RestStorage, UpdateFn, WatchParams, WriteParams } from '../rest.ts';
+import { forWrappedMutate } from '../rest.ts';
 import type { ObjectWatchSink } from '../../storage/cacher/types.ts';
 import { errors, StatusError } from '../../machinery/errors.ts';
 import { covers, escalationMessage } from './validation/covers.ts';
@@ -98,7 +99,7 @@ export class RbacGuard implements RestStorage {
       const next = await mutate(current);
       await this.check(ctx, next, current, true);
       return next;
-    }, params);
+    }, forWrappedMutate(params));
   }
 
   /** EscalationAllowed (masters) for every kind; RoleEscalationAuthorized (`escalate`) for roles only. */

@@ -13,6 +13,7 @@ import { StatusError } from '../../machinery/errors.ts';
 import type {
   DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestStorage, UpdateFn, WatchParams, WriteParams,
 } from '../rest.ts';
+import { forWrappedMutate } from '../rest.ts';
 import { allocate, heldBy, Txn, type Allocators } from './allocation.ts';
 import { SYSTEM_CTX } from './ip-allocator.ts';
 import { withPendingAllocation, type PendingAllocation } from './pending.ts';
@@ -81,8 +82,9 @@ export class ServiceRest implements RestStorage {
         work.metadata = { ...work.metadata, name, namespace: ctx.namespace };
         await allocate(this.alloc, txn, work, cur, ctx.dryRun);
         pending.spec = work['spec'];
+        // The allocation above runs on every attempt, also when the caller's own mutate would change nothing.
         return next;
-      }, params);
+      }, forWrappedMutate(params));
       if (!ctx.dryRun) await this.afterUpdate(txn, r.object);
       return r;
     } catch (e) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { makePredicate } from '../../registry/predicate.ts';
-import { FutureRevisionError, KeyOutsidePrefixError, StoreClosedError, type Store } from '../interface.ts';
+import { FutureRevisionError, KeyOutsidePrefixError, StoreClosedError, type Store, type WatchHandle, type WatchListener, type WatchOptions } from '../interface.ts';
 import { MemoryStore } from '../memory/memory-store.ts';
 import { Cacher, TooOldResourceVersionError, WatcherTooSlowError, type CacherOptions } from './cacher.ts';
 import { codec, deletePod, failable, keyOf, PREFIX, putPod, RecordingSink, until, withoutProgress } from './testing/helpers.ts';
@@ -106,6 +106,64 @@ void describe('Cacher: reads', () => {
     const predicate = makePredicate({ fieldSelector: 'metadata.name=p2', allowedFields: FIELDS });
     const res = await cache.list(PREFIX, { read: consistent, predicate });
     assert.deepEqual(res.items.map((i) => i.object.metadata.name), ['p2']);
+  });
+});
+
+void describe('Cacher: current() (the update loop\'s cached start)', () => {
+  /** A store whose watch events wait in a queue between `hold()` and `release()`: the cache lags on purpose. */
+  function holdingEvents(store: MemoryStore): { store: Store; hold(): void; release(): void } {
+    const held: Array<() => void> = [];
+    let holding = false;
+    const wrapped = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'watch') {
+          return (prefix: string, opts: WatchOptions, l: WatchListener): WatchHandle => target.watch(prefix, opts, {
+            onEvents: (e) => (holding ? held.push(() => l.onEvents(e)) : l.onEvents(e)),
+            onError: (e) => l.onError(e),
+          });
+        }
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    return {
+      store: wrapped,
+      hold() { holding = true; },
+      release() {
+        holding = false;
+        for (const f of held.splice(0)) f();
+      },
+    };
+  }
+
+  void it('answers the cached object only while the cache holds the store\'s latest revision', async () => {
+    const base = new MemoryStore();
+    await putPod(base, 'a', 'p1', { v: '1' });
+    const h = holdingEvents(base);
+    const cache = await Cacher.start({ store: h.store, prefix: PREFIX, codec, consistentWaitMs: 20 });
+    cleanups.push(async () => { await cache.stop(); await base.close(); });
+    const first = await cache.current(keyOf('a', 'p1'));
+    assert.ok(first, 'caught up: the cached object');
+    assert.equal(first, await cache.get(keyOf('a', 'p1'), { read: any }));
+    assert.equal(await cache.current(keyOf('a', 'missing')), undefined, 'caught up and absent: undefined');
+    h.hold();
+    const rev = await putPod(base, 'a', 'p1', { v: '2' });
+    // The store is ahead of the cache: no answer rather than the stale revision.
+    assert.equal(await cache.current(keyOf('a', 'p1')), null);
+    // A write elsewhere in the store counts too: the cache cannot tell it is unrelated.
+    assert.equal(await cache.current(keyOf('a', 'missing')), null);
+    h.release();
+    await until(() => cache.stats.revision >= rev, 5000, 'the cache to catch up');
+    const now = await cache.current(keyOf('a', 'p1'));
+    assert.equal(now?.kv.modRevision, rev);
+    assert.equal(now?.object.metadata.labels?.['v'], '2');
+  });
+
+  void it('says nothing once stopped or for a key outside its prefix', async () => {
+    const { cache } = await setup();
+    await assert.rejects(cache.current('/registry/configmaps/a/x'), KeyOutsidePrefixError);
+    await cache.stop();
+    await assert.rejects(cache.current(keyOf('a', 'p1')), StoreClosedError);
   });
 });
 

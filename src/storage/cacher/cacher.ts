@@ -169,6 +169,14 @@ export class Cacher implements ObjectReader {
     return backendGet(this.store, this.codec, key, plan.revision);
   }
 
+  async current(key: string): Promise<CachedObject | undefined | null> {
+    this.checkKey(key);
+    if (this.phase !== 'ready') return null;
+    const target = await this.store.currentRevision();
+    // The state at `rev ≥ target` holds every write committed before the call: the latest for this key.
+    return this.phase === 'ready' && this.cache.rev >= target ? this.cache.objects.get(key) : null;
+  }
+
   async list(prefix: string, opts: ObjectListOptions): Promise<ObjectListResult> {
     this.checkKey(prefix);
     const plan = await this.plan(opts.read);

@@ -118,6 +118,12 @@ export interface ObjectReader {
   watch(prefix: string, opts: ObjectWatchOptions, sink: ObjectWatchSink): ObjectWatch;
   /** Latest revision the reader has seen (for bookmarks and `resourceVersion` of empty lists). */
   currentRevision(): Promise<number>;
+  /**
+   * The object at `key` when the reader already holds the store's latest committed revision, without waiting
+   * and without reading the store (undefined: no such object at that revision); null when it cannot say so
+   * (still catching up, loading, or no cache). Optional: readers without a cache leave it out.
+   */
+  current?(key: string): Promise<CachedObject | undefined | null>;
 }
 
 /** How a reader turns stored bytes into objects: supplied by the registry per resource. */

@@ -204,7 +204,7 @@ export function limitRanger(ctx: PluginContext): AdmissionPlugin {
   const isClaim = (a: AdmissionAttributes) => a.kind.group === '' && a.kind.kind === 'PersistentVolumeClaim';
   /** SupportsAttributes: main resource only; pods on create (their containers cannot change), claims always. */
   const supports = (a: AdmissionAttributes) =>
-    a.subresource === '' && !!a.object && ((isPod(a) && a.operation === 'CREATE') || isClaim(a))
+    a.subresource === '' && ((isPod(a) && a.operation === 'CREATE') || isClaim(a)) && !!a.object
     && !a.oldObject?.metadata.deletionTimestamp;
 
   return {
