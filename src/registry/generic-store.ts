@@ -9,7 +9,7 @@ import type { ResourceDef } from '../api/types.ts';
 import { errors } from '../machinery/errors.ts';
 import type { CachedObject, ObjectWatch, ObjectWatchSink } from '../storage/cacher/types.ts';
 import type {
-  DeleteParams, DeleteResult, GetParams, ListParams, ListResult, OpContext, RestStorage, UpdateFn, WatchParams,
+  DeleteParams, DeleteResult, GetParams, GuaranteedUpdateParams, ListParams, ListResult, OpContext, RestStorage, UpdateFn, WatchParams,
   WriteParams,
 } from './rest.ts';
 import { createObject } from './create.ts';
@@ -90,7 +90,7 @@ export class GenericStore implements RestStorage {
     });
   }
 
-  async guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: WriteParams & { allowCreate?: boolean; fromCache?: boolean; unchanged?: (current: KObject) => boolean }): Promise<UpdateResult> {
+  async guaranteedUpdate(ctx: OpContext, name: string, mutate: UpdateFn, params: GuaranteedUpdateParams): Promise<UpdateResult> {
     // `binding`: the pods/binding REST's own write (spec.nodeName + PodScheduled), past the spec rules.
     this.checkSubresource(ctx, ['status', 'scale', 'binding', ...POD_SPEC_SUBRESOURCES, ...STRATEGY_SUBRESOURCES]);
     const keepManagedFields = params.keepManagedFields === true;

@@ -54,10 +54,8 @@ export class NoopApplyMemo {
 
   /** Whether this apply onto this revision is known to leave the object exactly as it is. */
   isNoop(r: ApplyRequestIdentity, live: LiveRevision | undefined): boolean {
-    if (!live) return false;
-    const e = this.entries.get(NoopApplyMemo.key(r));
-    return e !== undefined && e.live.uid === live.uid && e.live.resourceVersion === live.resourceVersion &&
-      e.force === r.force && e.view === r.view && bytesEqual(e.body, r.body);
+    const e = live ? this.sameRequest(r) : undefined;
+    return e !== undefined && e.live.uid === live!.uid && e.live.resourceVersion === live!.resourceVersion;
   }
 
   /**
@@ -65,8 +63,13 @@ export class NoopApplyMemo {
    * its body decoded then without findings, so it would again, and the decoding can wait until an apply needs it.
    */
   knowsBody(r: ApplyRequestIdentity): boolean {
+    return this.sameRequest(r) !== undefined;
+  }
+
+  /** The entry remembered for this object and manager, when it was for these body bytes and options. */
+  private sameRequest(r: ApplyRequestIdentity): Entry | undefined {
     const e = this.entries.get(NoopApplyMemo.key(r));
-    return e !== undefined && e.force === r.force && e.view === r.view && bytesEqual(e.body, r.body);
+    return e !== undefined && e.force === r.force && e.view === r.view && bytesEqual(e.body, r.body) ? e : undefined;
   }
 
   /**
